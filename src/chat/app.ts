@@ -1,0 +1,74 @@
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { sql } from 'kysely';
+import { createBaseApp, type App } from '../core/http/app-base.js';
+import { chatErrorBody } from '../core/http/error-handler.js';
+import { authPlugin } from './auth/auth.plugin.js';
+import { createChatServices } from './container.js';
+import type { ChatDeps } from './context.js';
+import { chatRoutes } from './routes.js';
+
+export const CHAT_VERSION = '0.1.0';
+
+export interface ChatAppOptions extends ChatDeps {
+  logger: FastifyServerOptions['logger'] | FastifyBaseLogger;
+}
+
+/**
+ * The conversation service as a Fastify app: the same factory serves production (server.ts)
+ * and tests (test/helpers). The database must already be migrated.
+ */
+export async function buildChatApp(options: ChatAppOptions): Promise<App> {
+  const deps: ChatDeps = { db: options.db, dialect: options.dialect, config: options.config };
+  const app = await createBaseApp({
+    title: 'Ponte conversation service',
+    description: 'Inboxes, contacts, conversations and messages; shaped after the Chatwoot API.',
+    version: CHAT_VERSION,
+    logger: options.logger,
+    errorBody: chatErrorBody,
+    // Multipart uploads have their own limits; this bounds JSON bodies.
+    bodyLimit: 2 * 1024 * 1024,
+    healthCheck: async () => {
+      await sql`select 1`.execute(deps.db);
+    },
+    securitySchemes: {
+      userApiKey: { type: 'apiKey', in: 'header', name: 'api_access_token', description: 'User or agent bot access token' },
+      platformAppApiKey: { type: 'apiKey', in: 'header', name: 'api_access_token', description: 'Platform app token' },
+    },
+  });
+
+  app.get(
+    '/api',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Service version (no authentication)',
+        response: {
+          200: Type.Object({
+            version: Type.String(),
+            timestamp: Type.String(),
+            queue_services: Type.String(),
+            data_services: Type.String(),
+          }),
+        },
+      },
+    },
+    async () => {
+      let dataServices = 'ok';
+      try {
+        await sql`select 1`.execute(deps.db);
+      } catch {
+        dataServices = 'failing';
+      }
+      return { version: CHAT_VERSION, timestamp: new Date().toISOString(), queue_services: 'ok', data_services: dataServices };
+    },
+  );
+
+  const services = createChatServices(deps);
+  await app.register(async (api) => {
+    await api.register(authPlugin, { deps });
+    for (const routes of chatRoutes) await api.register(routes, { services });
+  });
+
+  return app;
+}

@@ -1,0 +1,7 @@
+import type { PortableMigration } from '../../../core/db/migrator.js';
+import { migration0001 } from './0001_core.js';
+
+/** Every migration of the conversation service, in order. Names never change once released. */
+export const chatMigrations: Record<string, PortableMigration> = {
+  '0001_core': migration0001,
+};

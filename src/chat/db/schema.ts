@@ -1,0 +1,279 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { OutboxTable } from '../../core/events/outbox.js';
+
+/**
+ * Row types of the conversation service's tables (see migrations/). Timestamps are epoch
+ * milliseconds, booleans 0/1, JSON documents text.
+ */
+
+export interface AccountsTable {
+  id: Generated<number>;
+  name: string;
+  locale: Generated<string>;
+  domain: string | null;
+  support_email: string | null;
+  status: Generated<string>;
+  auto_resolve_duration: number | null;
+  custom_attributes: Generated<string>;
+  plan: string | null;
+  features: Generated<string>;
+  last_conversation_display_id: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  name: string;
+  display_name: string | null;
+  email: string;
+  password_hash: string | null;
+  avatar_url: string | null;
+  custom_attributes: Generated<string>;
+  pubsub_token: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PlatformAppsTable {
+  id: Generated<number>;
+  name: string;
+  created_at: number;
+}
+
+export interface PlatformAppPermissiblesTable {
+  id: Generated<number>;
+  platform_app_id: number;
+  permissible_type: 'Account' | 'User' | 'AgentBot';
+  permissible_id: number;
+  created_at: number;
+}
+
+export type TokenOwnerType = 'User' | 'AgentBot' | 'PlatformApp';
+
+export interface AccessTokensTable {
+  id: Generated<number>;
+  owner_type: TokenOwnerType;
+  owner_id: number;
+  token: string;
+  created_at: number;
+}
+
+export interface SsoTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  expires_at: number;
+  used_at: number | null;
+  created_at: number;
+}
+
+export type AccountRole = 'agent' | 'administrator';
+export type Availability = 'online' | 'offline' | 'busy';
+
+export interface AccountUsersTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  role: AccountRole;
+  availability: Generated<Availability>;
+  auto_offline: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AgentBotsTable {
+  id: Generated<number>;
+  account_id: number | null;
+  name: string;
+  description: string | null;
+  outgoing_url: string | null;
+  bot_type: Generated<string>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TeamsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  description: string | null;
+  allow_auto_assign: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TeamMembersTable {
+  id: Generated<number>;
+  account_id: number;
+  team_id: number;
+  user_id: number;
+  created_at: number;
+}
+
+export interface InboxesTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  channel_type: string;
+  channel: Generated<string>;
+  identifier: string;
+  phone_number: string | null;
+  email: string | null;
+  greeting_enabled: Generated<number>;
+  greeting_message: string | null;
+  enable_auto_assignment: Generated<number>;
+  out_of_office_message: string | null;
+  working_hours_enabled: Generated<number>;
+  timezone: Generated<string>;
+  agent_bot_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface InboxMembersTable {
+  id: Generated<number>;
+  account_id: number;
+  inbox_id: number;
+  user_id: number;
+  created_at: number;
+}
+
+export interface ContactsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: Generated<string>;
+  email: string | null;
+  phone_number: string | null;
+  identifier: string | null;
+  avatar_url: string | null;
+  additional_attributes: Generated<string>;
+  custom_attributes: Generated<string>;
+  blocked: Generated<number>;
+  last_activity_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ContactInboxesTable {
+  id: Generated<number>;
+  account_id: number;
+  contact_id: number;
+  inbox_id: number;
+  source_id: string;
+  pubsub_token: string;
+  created_at: number;
+}
+
+export type ConversationStatus = 'open' | 'resolved' | 'pending' | 'snoozed';
+export type ConversationPriority = 'low' | 'medium' | 'high' | 'urgent';
+
+export interface ConversationsTable {
+  id: Generated<number>;
+  account_id: number;
+  display_id: number;
+  uuid: string;
+  inbox_id: number;
+  contact_id: number;
+  contact_inbox_id: number | null;
+  assignee_id: number | null;
+  team_id: number | null;
+  status: Generated<ConversationStatus>;
+  priority: ConversationPriority | null;
+  snoozed_until: number | null;
+  muted: Generated<number>;
+  additional_attributes: Generated<string>;
+  custom_attributes: Generated<string>;
+  last_activity_at: number;
+  first_reply_created_at: number | null;
+  waiting_since: number | null;
+  agent_last_seen_at: number | null;
+  assignee_last_seen_at: number | null;
+  contact_last_seen_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** 0 incoming (from the contact), 1 outgoing (from an agent or bot), 2 activity, 3 template. */
+export type MessageTypeCode = 0 | 1 | 2 | 3;
+export type SenderType = 'Contact' | 'User' | 'AgentBot';
+
+export interface MessagesTable {
+  id: Generated<number>;
+  account_id: number;
+  conversation_id: number;
+  inbox_id: number;
+  content: string | null;
+  message_type: MessageTypeCode;
+  content_type: Generated<string>;
+  content_attributes: Generated<string>;
+  additional_attributes: Generated<string>;
+  private: Generated<number>;
+  status: Generated<string>;
+  source_id: string | null;
+  echo_id: string | null;
+  sender_type: SenderType | null;
+  sender_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AttachmentsTable {
+  id: Generated<number>;
+  account_id: number;
+  message_id: number;
+  file_type: string;
+  file_name: string;
+  content_type: string;
+  extension: string | null;
+  file_size: number;
+  storage_key: string;
+  created_at: number;
+}
+
+export type TaggableType = 'Contact' | 'Conversation';
+
+export interface TaggingsTable {
+  id: Generated<number>;
+  account_id: number;
+  taggable_type: TaggableType;
+  taggable_id: number;
+  label: string;
+  created_at: number;
+}
+
+export interface ChatDatabase {
+  outbox_events: OutboxTable;
+  accounts: AccountsTable;
+  users: UsersTable;
+  platform_apps: PlatformAppsTable;
+  platform_app_permissibles: PlatformAppPermissiblesTable;
+  access_tokens: AccessTokensTable;
+  sso_tokens: SsoTokensTable;
+  account_users: AccountUsersTable;
+  agent_bots: AgentBotsTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  inboxes: InboxesTable;
+  inbox_members: InboxMembersTable;
+  contacts: ContactsTable;
+  contact_inboxes: ContactInboxesTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+  attachments: AttachmentsTable;
+  taggings: TaggingsTable;
+}
+
+export type Account = Selectable<AccountsTable>;
+export type User = Selectable<UsersTable>;
+export type AccountUser = Selectable<AccountUsersTable>;
+export type AgentBot = Selectable<AgentBotsTable>;
+export type Team = Selectable<TeamsTable>;
+export type Inbox = Selectable<InboxesTable>;
+export type Contact = Selectable<ContactsTable>;
+export type ContactInbox = Selectable<ContactInboxesTable>;
+export type Conversation = Selectable<ConversationsTable>;
+export type Message = Selectable<MessagesTable>;
+export type Attachment = Selectable<AttachmentsTable>;
+export type NewMessage = Insertable<MessagesTable>;
+export type ConversationUpdate = Updateable<ConversationsTable>;

@@ -1,0 +1,117 @@
+import { invalidField, notFound } from '../../../core/http/errors.js';
+import { randomToken } from '../../../core/security/tokens.js';
+import { parseJsonObject } from '../../../core/time.js';
+import { isAdmin, type AccountContext, type ChatDeps, type Q } from '../../context.js';
+import type { Inbox } from '../../db/schema.js';
+import * as repo from './inboxes.repository.js';
+import { CHANNEL_REQUIRED_FIELD, CHANNEL_TYPES, type ChannelKind, type InboxCreateBody, type InboxUpdateBody } from './inboxes.schema.js';
+
+const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
+
+function checkUrl(field: string, value: unknown) {
+  if (value === undefined || value === null || value === '') return;
+  let url: URL;
+  try {
+    url = new URL(String(value));
+  } catch {
+    throw invalidField(field, 'must be a valid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidField(field, 'must be an http(s) URL');
+}
+
+/** Inboxes: one per channel; agents see only the inboxes they are members of. */
+export class InboxesService {
+  constructor(private readonly deps: ChatDeps) {}
+
+  /** The inbox ids the actor may see, or `null` for all of them (administrators). */
+  async visibleInboxIds(ctx: AccountContext, q: Q = this.deps.db): Promise<number[] | null> {
+    if (isAdmin(ctx) || ctx.userId === null) return null;
+    return repo.memberInboxIds(q, ctx.accountId, ctx.userId);
+  }
+
+  /** An inbox of the account that the actor may see; 404 otherwise. */
+  async get(ctx: AccountContext, id: number, q: Q = this.deps.db): Promise<Inbox> {
+    const inbox = await repo.findInbox(q, ctx.accountId, id);
+    if (!inbox) throw notFound('Inbox');
+    const visible = await this.visibleInboxIds(ctx, q);
+    if (visible && !visible.includes(inbox.id)) throw notFound('Inbox');
+    return inbox;
+  }
+
+  async list(ctx: AccountContext): Promise<Inbox[]> {
+    const visible = await this.visibleInboxIds(ctx);
+    return repo.listInboxes(this.deps.db, ctx.accountId, visible ?? undefined);
+  }
+
+  async create(ctx: AccountContext, body: InboxCreateBody): Promise<Inbox> {
+    const { type: rawType, ...channel } = body.channel;
+    const type = rawType as ChannelKind;
+    const required = CHANNEL_REQUIRED_FIELD[type];
+    if (required) {
+      const value = (channel as Record<string, unknown>)[required];
+      if (typeof value !== 'string' || value.trim() === '') throw invalidField(`channel.${required}`, `is required for ${type} channels`);
+    }
+    checkUrl('channel.website_url', channel.website_url);
+    checkUrl('channel.webhook_url', channel.webhook_url);
+    const now = Date.now();
+    return repo.insertInbox(this.deps.db, {
+      account_id: ctx.accountId,
+      name: body.name,
+      channel_type: CHANNEL_TYPES[type],
+      channel: JSON.stringify({ type, ...channel }),
+      identifier: randomToken(24),
+      phone_number: channel.phone_number ?? null,
+      email: channel.email?.toLowerCase() ?? null,
+      greeting_enabled: bool(body.greeting_enabled) ?? 0,
+      greeting_message: body.greeting_message ?? null,
+      enable_auto_assignment: bool(body.enable_auto_assignment) ?? 1,
+      out_of_office_message: body.out_of_office_message ?? null,
+      working_hours_enabled: bool(body.working_hours_enabled) ?? 0,
+      timezone: body.timezone ?? 'UTC',
+      agent_bot_id: null,
+      created_at: now,
+      updated_at: now,
+    });
+  }
+
+  async update(ctx: AccountContext, id: number, body: InboxUpdateBody): Promise<Inbox> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const inbox = await repo.findInbox(trx, ctx.accountId, id);
+      if (!inbox) throw notFound('Inbox');
+      let channelJson: string | undefined;
+      let phone: string | null | undefined;
+      let email: string | null | undefined;
+      if (body.channel) {
+        checkUrl('channel.website_url', body.channel.website_url);
+        checkUrl('channel.webhook_url', body.channel.webhook_url);
+        const current = parseJsonObject(inbox.channel);
+        channelJson = JSON.stringify({ ...current, ...body.channel, type: current.type });
+        if (body.channel.phone_number !== undefined) phone = body.channel.phone_number;
+        if (body.channel.email !== undefined) email = body.channel.email.toLowerCase();
+      }
+      const updated = await repo.updateInbox(trx, ctx.accountId, id, {
+        name: body.name,
+        greeting_enabled: bool(body.greeting_enabled),
+        greeting_message: body.greeting_message,
+        enable_auto_assignment: bool(body.enable_auto_assignment),
+        out_of_office_message: body.out_of_office_message,
+        working_hours_enabled: bool(body.working_hours_enabled),
+        timezone: body.timezone,
+        channel: channelJson,
+        phone_number: phone,
+        email,
+        updated_at: Date.now(),
+      });
+      return updated ?? inbox;
+    });
+  }
+
+  /** Deletes the inbox; its conversations, messages and memberships go with it (foreign keys). */
+  async delete(ctx: AccountContext, id: number): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const inbox = await repo.findInbox(trx, ctx.accountId, id);
+      if (!inbox) throw notFound('Inbox');
+      await repo.deleteInbox(trx, ctx.accountId, id);
+    });
+  }
+}

@@ -1,0 +1,34 @@
+import { parseJsonObject } from '../../../core/time.js';
+import type { ProfileService } from './profile.service.js';
+
+type Profile = Awaited<ReturnType<ProfileService['profile']>>;
+
+export function presentProfile({ user, token, memberships }: Profile) {
+  const first = memberships[0];
+  return {
+    id: user.id,
+    name: user.name,
+    display_name: user.display_name,
+    available_name: user.display_name || user.name,
+    email: user.email,
+    uid: user.email,
+    avatar_url: user.avatar_url ?? '',
+    type: 'user',
+    confirmed: true,
+    custom_attributes: parseJsonObject(user.custom_attributes),
+    access_token: token,
+    pubsub_token: user.pubsub_token,
+    account_id: first?.id ?? null,
+    role: first?.role ?? null,
+    accounts: memberships.map((m) => ({
+      id: m.id,
+      name: m.name,
+      locale: m.locale,
+      status: m.status,
+      role: m.role,
+      availability: m.availability,
+      availability_status: m.availability,
+      auto_offline: m.auto_offline === 1,
+    })),
+  };
+}

@@ -1,0 +1,63 @@
+import type { Q } from '../context.js';
+import type { PlatformAppPermissiblesTable } from '../db/schema.js';
+
+type PermissibleType = PlatformAppPermissiblesTable['permissible_type'];
+
+export async function grant(q: Q, appId: number, type: PermissibleType, id: number) {
+  await q
+    .insertInto('platform_app_permissibles')
+    .values({ platform_app_id: appId, permissible_type: type, permissible_id: id, created_at: Date.now() })
+    .onConflict((oc) => oc.columns(['platform_app_id', 'permissible_type', 'permissible_id']).doNothing())
+    .execute();
+}
+
+export async function isGranted(q: Q, appId: number, type: PermissibleType, id: number): Promise<boolean> {
+  const row = await q
+    .selectFrom('platform_app_permissibles')
+    .select('id')
+    .where('platform_app_id', '=', appId)
+    .where('permissible_type', '=', type)
+    .where('permissible_id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function revokeAll(q: Q, type: PermissibleType, id: number) {
+  await q
+    .deleteFrom('platform_app_permissibles')
+    .where('permissible_type', '=', type)
+    .where('permissible_id', '=', id)
+    .execute();
+}
+
+export async function insertPlatformApp(q: Q, name: string) {
+  return q.insertInto('platform_apps').values({ name, created_at: Date.now() }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function countPlatformApps(q: Q): Promise<number> {
+  const row = await q
+    .selectFrom('platform_apps')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertSsoToken(q: Q, userId: number, tokenHash: string, expiresAt: number) {
+  await q
+    .insertInto('sso_tokens')
+    .values({ user_id: userId, token_hash: tokenHash, expires_at: expiresAt, used_at: null, created_at: Date.now() })
+    .execute();
+}
+
+/** Marks an unexpired, unused SSO token as used; returns its user id if it was valid. */
+export async function consumeSsoToken(q: Q, tokenHash: string, now: number): Promise<number | undefined> {
+  const row = await q
+    .updateTable('sso_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('user_id')
+    .executeTakeFirst();
+  return row?.user_id;
+}

@@ -1,0 +1,161 @@
+import { notFound } from '../../core/http/errors.js';
+import { randomToken, sha256Hex } from '../../core/security/tokens.js';
+import type { ChatDeps, Q } from '../context.js';
+import type { Account, AccountRole, User } from '../db/schema.js';
+import * as accounts from '../modules/accounts/accounts.repository.js';
+import type { UsersService } from '../modules/users/users.service.js';
+import * as repo from './platform.repository.js';
+import type { AccountBody, AccountPatch, UserBody, UserPatch } from './platform.schema.js';
+
+const SSO_TTL_MS = 5 * 60 * 1000;
+
+/**
+ * The platform interface: an operator's app creates accounts and users and links them. An app
+ * manages only what it created (its "permissibles"); anything else is "not found".
+ */
+export class PlatformService {
+  constructor(
+    private readonly deps: ChatDeps,
+    private readonly users: UsersService,
+  ) {}
+
+  private async ownedAccount(q: Q, appId: number, accountId: number): Promise<Account> {
+    const account = (await repo.isGranted(q, appId, 'Account', accountId)) ? await accounts.findAccount(q, accountId) : undefined;
+    if (!account) throw notFound('Account');
+    return account;
+  }
+
+  private async ownedUser(q: Q, appId: number, userId: number): Promise<User> {
+    const user = (await repo.isGranted(q, appId, 'User', userId)) ? await this.users.find(q, userId) : undefined;
+    if (!user) throw notFound('User');
+    return user;
+  }
+
+  createAccount(appId: number, body: AccountBody): Promise<Account> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const now = Date.now();
+      const account = await accounts.insertAccount(trx, {
+        name: body.name,
+        locale: body.locale ?? 'en',
+        domain: body.domain ?? null,
+        support_email: body.support_email ?? null,
+        status: body.status ?? 'active',
+        auto_resolve_duration: body.auto_resolve_duration ?? null,
+        custom_attributes: JSON.stringify(body.custom_attributes ?? {}),
+        plan: body.plan ?? null,
+        features: JSON.stringify(body.features ?? {}),
+        created_at: now,
+        updated_at: now,
+      });
+      await repo.grant(trx, appId, 'Account', account.id);
+      return account;
+    });
+  }
+
+  getAccount(appId: number, accountId: number): Promise<Account> {
+    return this.ownedAccount(this.deps.db, appId, accountId);
+  }
+
+  updateAccount(appId: number, accountId: number, body: AccountPatch): Promise<Account> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const account = await this.ownedAccount(trx, appId, accountId);
+      const { custom_attributes, features, ...plain } = body;
+      const updated = await accounts.updateAccount(trx, account.id, {
+        ...plain,
+        ...(custom_attributes !== undefined ? { custom_attributes: JSON.stringify(custom_attributes) } : {}),
+        ...(features !== undefined ? { features: JSON.stringify(features) } : {}),
+        updated_at: Date.now(),
+      });
+      return updated ?? account;
+    });
+  }
+
+  /** Removes the account and, through foreign keys, everything it owns. */
+  async deleteAccount(appId: number, accountId: number): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const account = await this.ownedAccount(trx, appId, accountId);
+      await accounts.deleteAccount(trx, account.id);
+      await repo.revokeAll(trx, 'Account', account.id);
+    });
+  }
+
+  async listAccountUsers(appId: number, accountId: number) {
+    await this.ownedAccount(this.deps.db, appId, accountId);
+    return accounts.listAccountUsers(this.deps.db, accountId);
+  }
+
+  addAccountUser(appId: number, accountId: number, userId: number, role: AccountRole) {
+    return this.deps.db.transaction().execute(async (trx) => {
+      await this.ownedAccount(trx, appId, accountId);
+      await this.ownedUser(trx, appId, userId);
+      return accounts.upsertAccountUser(trx, accountId, userId, role);
+    });
+  }
+
+  async removeAccountUser(appId: number, accountId: number, userId: number): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      await this.ownedAccount(trx, appId, accountId);
+      const removed = await accounts.deleteAccountUser(trx, accountId, userId);
+      if (!removed) throw notFound('Account user');
+    });
+  }
+
+  /** Creates a user, or returns the existing user with that e-mail (which the app then manages too). */
+  createUser(appId: number, body: UserBody): Promise<User> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const { user } = await this.users.findOrCreate(trx, body);
+      await repo.grant(trx, appId, 'User', user.id);
+      return user;
+    });
+  }
+
+  getUser(appId: number, userId: number): Promise<User> {
+    return this.ownedUser(this.deps.db, appId, userId);
+  }
+
+  updateUser(appId: number, userId: number, body: UserPatch): Promise<User> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const user = await this.ownedUser(trx, appId, userId);
+      return this.users.update(trx, user, body);
+    });
+  }
+
+  async deleteUser(appId: number, userId: number): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const user = await this.ownedUser(trx, appId, userId);
+      await trx
+        .updateTable('conversations')
+        .set({ assignee_id: null, updated_at: Date.now() })
+        .where('assignee_id', '=', user.id)
+        .execute();
+      await this.users.delete(trx, user.id);
+      await repo.revokeAll(trx, 'User', user.id);
+    });
+  }
+
+  /** A single-use sign-in link valid for five minutes; the token is stored hashed. */
+  async loginLink(appId: number, userId: number): Promise<string> {
+    const user = await this.ownedUser(this.deps.db, appId, userId);
+    const token = randomToken(32);
+    await repo.insertSsoToken(this.deps.db, user.id, sha256Hex(token), Date.now() + SSO_TTL_MS);
+    const params = new URLSearchParams({ email: user.email, sso_auth_token: token });
+    return `${this.deps.config.chat.publicUrl}/app/login?${params.toString()}`;
+  }
+
+  /** Exchanges an SSO token (from `loginLink`) for the user, once. */
+  async consumeLoginToken(email: string, token: string): Promise<User | undefined> {
+    const userId = await repo.consumeSsoToken(this.deps.db, sha256Hex(token), Date.now());
+    if (userId === undefined) return undefined;
+    const user = await this.users.find(this.deps.db, userId);
+    return user && user.email === email.trim().toLowerCase() ? user : undefined;
+  }
+
+  /** The user as the platform interface shows it: with token and memberships. */
+  async present(user: User) {
+    const [token, memberships] = await Promise.all([
+      this.users.accessToken(this.deps.db, user.id),
+      this.users.memberships(this.deps.db, user.id),
+    ]);
+    return { user, token: token ?? '', memberships };
+  }
+}

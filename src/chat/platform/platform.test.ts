@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildChatTestApp, type ChatTestApp } from '../../../test/helpers/test-app.js';
+import { call, client } from '../../../test/helpers/http.js';
+import { newAccount, newUser } from '../../../test/helpers/factories.js';
+
+let t: ChatTestApp;
+beforeAll(async () => {
+  t = await buildChatTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const P = '/platform/api/v1';
+
+describe('platform accounts', () => {
+  it('creates, shows, updates and deletes an account', async () => {
+    const api = client(t.app, t.platformToken);
+    const created = await api.post(`${P}/accounts`, { name: 'Globex', locale: 'pt_BR', domain: 'globex.test', support_email: 'help@globex.test' });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ name: 'Globex', locale: 'pt_BR', domain: 'globex.test', support_email: 'help@globex.test', status: 'active' });
+    expect(typeof created.body.id).toBe('number');
+    expect(new Date(created.body.created_at).toISOString()).toBe(created.body.created_at);
+
+    const shown = await api.get(`${P}/accounts/${created.body.id}`);
+    expect(shown.status).toBe(200);
+    expect(shown.body).toMatchObject({ id: created.body.id, name: 'Globex', locale: 'pt_BR', domain: 'globex.test', status: 'active' });
+
+    const patched = await api.patch(`${P}/accounts/${created.body.id}`, { auto_resolve_duration: 60, name: 'Globex 2' });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ name: 'Globex 2', auto_resolve_duration: 60 });
+
+    expect((await api.delete(`${P}/accounts/${created.body.id}`)).status).toBe(200);
+    expect((await api.get(`${P}/accounts/${created.body.id}`)).status).toBe(404);
+  });
+
+  it('accepts a body wrapped in the resource key', async () => {
+    const res = await client(t.app, t.platformToken).post(`${P}/accounts`, { account: { name: 'Wrapped' } });
+    expect(res.status).toBe(200);
+    expect(res.body.name).toBe('Wrapped');
+  });
+
+  it('rejects bad input with 422 and the error body, creating nothing', async () => {
+    const api = client(t.app, t.platformToken);
+    const before = await t.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    for (const body of [{}, { name: '' }, { name: 42 }, { name: 'x'.repeat(300) }, { name: 'ok', locale: 'not a locale' }, { name: 'ok', support_email: 'nope' }]) {
+      const res = await api.post(`${P}/accounts`, body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body).toMatchObject({ code: 'validation_failed', error: expect.any(String) });
+      expect(res.body.details.length).toBeGreaterThan(0);
+    }
+    const after = await t.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  it('answers 400 to malformed JSON', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${P}/accounts`,
+      headers: { api_access_token: t.platformToken, 'content-type': 'application/json' },
+      payload: '{"name": ',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'malformed_body' });
+  });
+
+  it('requires a platform token (401), and a user token is not one', async () => {
+    expect((await call(t.app, { method: 'POST', url: `${P}/accounts`, body: { name: 'x' } })).status).toBe(401);
+    const user = await newUser(t);
+    expect((await client(t.app, user.token).post(`${P}/accounts`, { name: 'x' })).status).toBe(401);
+    expect((await client(t.app, 'not-a-token').post(`${P}/accounts`, { name: 'x' })).status).toBe(401);
+  });
+
+  it('an app manages only what it created', async () => {
+    const account = await newAccount(t);
+    // A second platform app: registered through the bootstrap path with another token.
+    const { ensurePlatformApp } = await import('./platform.bootstrap.js');
+    const otherToken = 'other-platform-app-token-123456';
+    await ensurePlatformApp(t.db, otherToken);
+    const other = client(t.app, otherToken);
+    expect((await other.get(`${P}/accounts/${account.id}`)).status).toBe(404);
+    expect((await other.patch(`${P}/accounts/${account.id}`, { name: 'stolen' })).status).toBe(404);
+    expect((await other.delete(`${P}/accounts/${account.id}`)).status).toBe(404);
+    expect((await other.get(`${P}/users/${account.admin.id}`)).status).toBe(404);
+    expect((await other.get(`${P}/accounts/${account.id}/account_users`)).status).toBe(404);
+    expect((await client(t.app, t.platformToken).get(`${P}/accounts/${account.id}`)).body.name).toBe('Acme');
+  });
+});
+
+describe('platform users and account users', () => {
+  it('creates a user with an access token; the same e-mail returns the same user', async () => {
+    const api = client(t.app, t.platformToken);
+    const res = await api.post(`${P}/users`, { name: 'Ana', email: 'Ana@Example.test', password: 'secret1', custom_attributes: { plan: 'x' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'Ana', email: 'ana@example.test', custom_attributes: { plan: 'x' }, accounts: [] });
+    expect(res.body.access_token).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    const again = await api.post(`${P}/users`, { name: 'Other', email: 'ana@example.test', password: 'secret1' });
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(res.body.id);
+    expect(again.body.name).toBe('Ana');
+
+    const shown = await api.get(`${P}/users/${res.body.id}`);
+    expect(shown.body.access_token).toBe(res.body.access_token);
+    const patched = await api.patch(`${P}/users/${res.body.id}`, { name: 'Ana Maria' });
+    expect(patched.body.name).toBe('Ana Maria');
+  });
+
+  it('refuses a short password and a duplicate e-mail on update', async () => {
+    const api = client(t.app, t.platformToken);
+    expect((await api.post(`${P}/users`, { name: 'B', email: 'b@example.test', password: '12345' })).status).toBe(422);
+    const a = await newUser(t);
+    const b = await newUser(t);
+    const res = await api.patch(`${P}/users/${b.id}`, { email: a.email });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('conflict');
+  });
+
+  it('links users to accounts and removes them', async () => {
+    const api = client(t.app, t.platformToken);
+    const account = await newAccount(t);
+    const user = await newUser(t);
+    const added = await api.post(`${P}/accounts/${account.id}/account_users`, { user_id: user.id, role: 'agent' });
+    expect(added.status).toBe(200);
+    expect(added.body).toMatchObject({ account_id: account.id, user_id: user.id, role: 'agent' });
+    const list = await api.get(`${P}/accounts/${account.id}/account_users`);
+    expect(list.body.data.map((m: { user_id: number }) => m.user_id).sort()).toEqual([account.admin.id, user.id].sort());
+    expect((await client(t.app, user.token).get(`${account.path}/inboxes`)).status).toBe(200);
+
+    const removed = await api.delete(`${P}/accounts/${account.id}/account_users`, { user_id: user.id });
+    expect(removed.status).toBe(200);
+    expect((await client(t.app, user.token).get(`${account.path}/inboxes`)).status).toBe(404);
+    expect((await api.delete(`${P}/accounts/${account.id}/account_users`, { user_id: user.id })).status).toBe(404);
+    expect((await api.post(`${P}/accounts/${account.id}/account_users`, { user_id: user.id, role: 'owner' })).status).toBe(422);
+  });
+
+  it('deletes a user and their token stops working', async () => {
+    const api = client(t.app, t.platformToken);
+    const user = await newUser(t);
+    expect((await client(t.app, user.token).get('/api/v1/profile')).status).toBe(200);
+    expect((await api.delete(`${P}/users/${user.id}`)).status).toBe(200);
+    expect((await client(t.app, user.token).get('/api/v1/profile')).status).toBe(401);
+    expect((await api.get(`${P}/users/${user.id}`)).status).toBe(404);
+  });
+
+  it('issues a single-use SSO link that signs the user in once', async () => {
+    const api = client(t.app, t.platformToken);
+    const user = await newUser(t);
+    const link = await api.get(`${P}/users/${user.id}/login`);
+    expect(link.status).toBe(200);
+    const url = new URL(link.body.url);
+    expect(url.origin).toBe('http://chat.test');
+    const token = url.searchParams.get('sso_auth_token')!;
+    const email = url.searchParams.get('email')!;
+    const first = await call(t.app, { method: 'POST', url: '/auth/sign_in', body: { email, sso_auth_token: token } });
+    expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ id: user.id, access_token: user.token });
+    const second = await call(t.app, { method: 'POST', url: '/auth/sign_in', body: { email, sso_auth_token: token } });
+    expect(second.status).toBe(401);
+  });
+
+  it('signs in with e-mail and password', async () => {
+    const user = await newUser(t);
+    const ok = await call(t.app, { method: 'POST', url: '/auth/sign_in', body: { email: user.email, password: 'correct horse battery' } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.access_token).toBe(user.token);
+    const bad = await call(t.app, { method: 'POST', url: '/auth/sign_in', body: { email: user.email, password: 'wrong' } });
+    expect(bad.status).toBe(401);
+  });
+});

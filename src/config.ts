@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * Every setting the process reads from its environment, parsed once at start.
+ * Anything not listed here is not configuration. The README lists the same
+ * variables with their defaults.
+ */
+const EnvSchema = Type.Object({
+  CHAT_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  FINANCE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001 }),
+  HOST: Type.String({ default: '0.0.0.0' }),
+  DATA_DIR: Type.String({ default: './data' }),
+  CHAT_DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  FINANCE_DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  PLATFORM_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  PUBLIC_URL: Type.Optional(Type.String({ minLength: 1 })),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+});
+
+type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  readonly chat: {
+    readonly port: number;
+    readonly databaseUrl: string;
+    /** Base URL used in links the service hands out (attachment URLs, SSO links). */
+    readonly publicUrl: string;
+    readonly platformToken?: string;
+  };
+  readonly finance: {
+    readonly port: number;
+    readonly databaseUrl: string;
+  };
+  readonly host: string;
+  readonly dataDir: string;
+  readonly logLevel: Env['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {}
+
+/** Builds the frozen configuration from an environment object (process.env in production). */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const withDefaults = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
+  if (!Value.Check(EnvSchema, withDefaults)) {
+    const problems = [...Value.Errors(EnvSchema, withDefaults)].map((e) => `${e.path.slice(1)}: ${e.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const parsed = withDefaults as Env;
+  const dataDir = path.resolve(parsed.DATA_DIR);
+  const chatPort = parsed.CHAT_PORT;
+  return Object.freeze({
+    chat: Object.freeze({
+      port: chatPort,
+      databaseUrl: parsed.CHAT_DATABASE_URL ?? `sqlite://${path.join(dataDir, 'chat.sqlite')}`,
+      publicUrl: (parsed.PUBLIC_URL ?? `http://localhost:${chatPort}`).replace(/\/+$/, ''),
+      platformToken: parsed.PLATFORM_TOKEN,
+    }),
+    finance: Object.freeze({
+      port: parsed.FINANCE_PORT,
+      databaseUrl: parsed.FINANCE_DATABASE_URL ?? `sqlite://${path.join(dataDir, 'finance.sqlite')}`,
+    }),
+    host: parsed.HOST,
+    dataDir,
+    logLevel: parsed.LOG_LEVEL,
+  });
+}

@@ -1,0 +1,56 @@
+import type { Kysely, Transaction } from 'kysely';
+
+/** The outbox table every service database carries (see outbox.migration.ts). */
+export interface OutboxTable {
+  id: import('kysely').Generated<number>;
+  account_id: number | null;
+  name: string;
+  /** JSON text of the event payload. */
+  payload: string;
+  created_at: number;
+  /** Set once the dispatcher has handed the event to every listener. */
+  dispatched_at: number | null;
+}
+
+export interface OutboxDatabase {
+  outbox_events: OutboxTable;
+}
+
+export interface DomainEvent<P = unknown> {
+  accountId: number | null;
+  name: string;
+  payload: P;
+}
+
+/**
+ * Records an event in the same transaction as the change it describes. If the transaction
+ * rolls back, the event never existed; if it commits, the event will be dispatched, even after
+ * a crash. Callers must pass the open transaction, never the root connection.
+ */
+export async function emit<DB extends OutboxDatabase>(
+  trx: Transaction<DB>,
+  event: DomainEvent,
+): Promise<void> {
+  const db = trx as unknown as Transaction<OutboxDatabase>;
+  await db
+    .insertInto('outbox_events')
+    .values({
+      account_id: event.accountId,
+      name: event.name,
+      payload: JSON.stringify(event.payload),
+      created_at: Date.now(),
+      dispatched_at: null,
+    })
+    .execute();
+}
+
+/** Reads events not yet dispatched, oldest first. Used by the dispatcher and by tests. */
+export async function pendingEvents(db: Kysely<OutboxDatabase>, limit = 100) {
+  return db
+    .selectFrom('outbox_events')
+    .selectAll()
+    .where('dispatched_at', 'is', null)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}

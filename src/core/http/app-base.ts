@@ -1,0 +1,106 @@
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { parseQueryString, unwrapBody } from './compat.js';
+import { createValidatorCompiler } from './validation.js';
+import { installErrorHandling, type ErrorFormatter } from './error-handler.js';
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Resource key under which Rails-style clients may wrap the body (`{"contact": {...}}`). */
+    bodyKey?: string;
+  }
+}
+
+export interface BaseAppOptions {
+  title: string;
+  description: string;
+  version: string;
+  logger: FastifyServerOptions['logger'] | FastifyBaseLogger;
+  errorBody: ErrorFormatter;
+  securitySchemes?: Record<string, unknown>;
+  bodyLimit?: number;
+  /** Throws when the service cannot serve (for example the database is unreachable). */
+  healthCheck: () => Promise<void>;
+}
+
+/**
+ * A Fastify instance with the HTTP conventions both services share: TypeBox schemas, Rails-style
+ * query arrays and wrapped bodies, trailing slashes, the error handler, `/health`, the OpenAPI
+ * document at `/openapi.json` and a docs page at `/docs`. Routes are registered by the caller.
+ */
+export async function createBaseApp(options: BaseAppOptions): Promise<App> {
+  const loggerIsInstance = typeof options.logger === 'object' && options.logger !== null && 'child' in options.logger;
+  const app = Fastify({
+    ...(loggerIsInstance
+      ? { loggerInstance: options.logger as FastifyBaseLogger }
+      : { logger: options.logger as FastifyServerOptions['logger'] }),
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      querystringParser: parseQueryString,
+      maxParamLength: 500,
+    },
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  app.setValidatorCompiler(createValidatorCompiler());
+
+  installErrorHandling(app, options.errorBody);
+
+  app.addHook('preValidation', async (request) => {
+    const key = request.routeOptions.config?.bodyKey;
+    if (key && request.body !== undefined) request.body = unwrapBody(request.body, key);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: options.title, description: options.description, version: options.version },
+      components: { securitySchemes: (options.securitySchemes ?? {}) as never },
+    },
+    hideUntagged: false,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  app.get(
+    '/openapi.json',
+    { schema: { hide: true } },
+    async () => app.swagger(),
+  );
+
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Liveness and database check',
+        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+      },
+    },
+    async () => {
+      await options.healthCheck();
+      return { status: 'ok' as const };
+    },
+  );
+
+  return app;
+}

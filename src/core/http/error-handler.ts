@@ -1,0 +1,104 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError, type FieldProblem } from './errors.js';
+
+/** Renders an error body in a service's own format (chat and finance differ). */
+export type ErrorFormatter = (status: number, code: string, message: string, details?: FieldProblem[]) => unknown;
+
+export const chatErrorBody: ErrorFormatter = (_status, code, message, details) => ({
+  error: message,
+  code,
+  ...(details && details.length > 0 ? { details } : {}),
+});
+
+export const financeErrorBody: ErrorFormatter = (_status, code, message, details) => ({
+  success: false,
+  message,
+  error: { code, ...(details && details.length > 0 ? { details } : {}) },
+});
+
+interface ValidationItem {
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+function validationDetails(items: ValidationItem[], context: string | undefined): FieldProblem[] {
+  return items.map((item) => {
+    let field = (item.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+    const missing = item.params?.missingProperty;
+    if (typeof missing === 'string') field = field ? `${field}.${missing}` : missing;
+    const extra = item.params?.additionalProperty;
+    if (typeof extra === 'string') field = field ? `${field}.${extra}` : extra;
+    if (!field) field = context ?? 'body';
+    return { field, message: item.message ?? 'is invalid' };
+  });
+}
+
+/** Maps driver errors for unique violations (SQLite and PostgreSQL) to a 409. */
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string };
+  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e?.code === '23505';
+}
+
+function isForeignKeyViolation(err: unknown): boolean {
+  const e = err as { code?: string };
+  return e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || e?.code === '23503';
+}
+
+interface Mapped {
+  status: number;
+  code: string;
+  message: string;
+  details?: FieldProblem[];
+  headers?: Record<string, string>;
+}
+
+export function mapError(err: FastifyError | Error): Mapped {
+  if (err instanceof HttpError) {
+    return { status: err.statusCode, code: err.code, message: err.message, details: err.details, headers: err.headers };
+  }
+  const fe = err as FastifyError & { validationContext?: string };
+  if (fe.validation) {
+    const details = validationDetails(fe.validation as ValidationItem[], fe.validationContext);
+    const summary = details.map((d) => `${d.field} ${d.message}`).join('; ');
+    return { status: 422, code: 'validation_failed', message: `Invalid request: ${summary}`, details };
+  }
+  if (isUniqueViolation(err)) return { status: 409, code: 'conflict', message: 'A record with the same unique value already exists' };
+  if (isForeignKeyViolation(err)) return { status: 422, code: 'unprocessable_entity', message: 'A referenced record does not exist' };
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, code: 'malformed_body', message: 'The request body is not valid JSON' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return { status: 400, code: 'unsupported_content_type', message: 'Unsupported or malformed request content type' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_FILES_LIMIT':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return { status: 413, code: 'payload_too_large', message: fe.message || 'Request too large' };
+    default:
+      break;
+  }
+  const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    return { status, code: (fe.code ?? 'bad_request').toLowerCase(), message: fe.message };
+  }
+  return { status: 500, code: 'internal_error', message: 'Internal server error' };
+}
+
+/** Installs the one error handler and the 404 handler of a service. */
+export function installErrorHandling(app: FastifyInstance, format: ErrorFormatter): void {
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const mapped = mapError(err);
+    if (mapped.status >= 500) request.log.error({ err }, 'request failed');
+    else request.log.debug({ err: err.message, code: mapped.code }, 'request rejected');
+    if (mapped.headers) reply.headers(mapped.headers);
+    return reply.status(mapped.status).send(format(mapped.status, mapped.code, mapped.message, mapped.details));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send(format(404, 'not_found', `Route ${request.method} ${request.url.split('?')[0]} not found`)),
+  );
+}

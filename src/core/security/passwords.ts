@@ -1,0 +1,17 @@
+import { hash, verify } from '@node-rs/argon2';
+
+// OWASP's argon2id recommendation: m=19 MiB, t=2, p=1.
+const OPTIONS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, OPTIONS);
+}
+
+export async function verifyPassword(stored: string | null | undefined, password: string): Promise<boolean> {
+  if (!stored) return false;
+  try {
+    return await verify(stored, password);
+  } catch {
+    return false;
+  }
+}

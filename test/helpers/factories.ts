@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+import type { ChatTestApp } from './test-app.js';
+import { client } from './http.js';
+
+/**
+ * Seeds data through the public HTTP interface, as an operator would. Every factory asserts
+ * its own calls succeed so a broken factory fails loudly where it broke.
+ */
+
+const unique = () => randomBytes(5).toString('hex');
+
+export interface TestUser {
+  id: number;
+  email: string;
+  token: string;
+}
+
+export interface TestAccount {
+  id: number;
+  /** `/api/v1/accounts/{id}` */
+  path: string;
+  admin: TestUser;
+}
+
+export async function newUser(t: ChatTestApp, name = 'Test User'): Promise<TestUser> {
+  const res = await client(t.app, t.platformToken).post('/platform/api/v1/users', {
+    name,
+    email: `${unique()}@example.test`,
+    password: 'correct horse battery',
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return { id: res.body.id, email: res.body.email, token: res.body.access_token };
+}
+
+export async function addMember(t: ChatTestApp, accountId: number, userId: number, role: 'administrator' | 'agent') {
+  const res = await client(t.app, t.platformToken).post(`/platform/api/v1/accounts/${accountId}/account_users`, {
+    user_id: userId,
+    role,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+/** An account with one administrator. */
+export async function newAccount(t: ChatTestApp, name = 'Acme'): Promise<TestAccount> {
+  const res = await client(t.app, t.platformToken).post('/platform/api/v1/accounts', { name });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const admin = await newUser(t, 'Admin');
+  await addMember(t, res.body.id, admin.id, 'administrator');
+  return { id: res.body.id, path: `/api/v1/accounts/${res.body.id}`, admin };
+}
+
+/** A user with the agent role in the account. */
+export async function newAgent(t: ChatTestApp, account: TestAccount, name = 'Agent'): Promise<TestUser> {
+  const user = await newUser(t, name);
+  await addMember(t, account.id, user.id, 'agent');
+  return user;
+}
+
+export async function newInbox(
+  t: ChatTestApp,
+  account: TestAccount,
+  channel: Record<string, unknown> = { type: 'api' },
+  name = 'Support',
+) {
+  const res = await client(t.app, account.admin.token).post(`${account.path}/inboxes`, { name, channel });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as { id: number; inbox_identifier: string | null; channel_type: string };
+}

@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { buildChatApp } from '../../src/chat/app.js';
+import { chatMigrations } from '../../src/chat/db/migrations/index.js';
+import type { ChatDatabase } from '../../src/chat/db/schema.js';
+import { ensurePlatformApp } from '../../src/chat/platform/platform.bootstrap.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { dialectOf, dropPostgresSchema, openDatabase, type DialectName } from '../../src/core/db/database.js';
+import { migrateToLatest } from '../../src/core/db/migrator.js';
+import type { App } from '../../src/core/http/app-base.js';
+
+/**
+ * The database tests run on: SQLite by default, PostgreSQL when TEST_DATABASE_URL is a
+ * postgres:// URL (each test app then gets its own schema, dropped at close).
+ */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? '';
+export const testDialect: DialectName = TEST_DATABASE_URL ? dialectOf(TEST_DATABASE_URL) : 'sqlite';
+
+export interface TestDatabase<DB> {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  url: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** A fresh, empty database and data directory for one test app. */
+export async function openTestDatabase<DB>(label: string): Promise<TestDatabase<DB>> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `ponte-${label}-`));
+  if (testDialect === 'postgres') {
+    const schema = `t_${label}_${randomBytes(6).toString('hex')}`;
+    const database = await openDatabase<DB>(TEST_DATABASE_URL, { schema, poolSize: 5 });
+    return {
+      db: database.db,
+      dialect: database.dialect,
+      url: TEST_DATABASE_URL,
+      dataDir,
+      async close() {
+        await database.close();
+        await dropPostgresSchema(TEST_DATABASE_URL, schema);
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const url = `sqlite://${path.join(dataDir, `${label}.sqlite`)}`;
+  const database = await openDatabase<DB>(url);
+  return {
+    db: database.db,
+    dialect: database.dialect,
+    url,
+    dataDir,
+    async close() {
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ChatTestApp {
+  app: App;
+  db: Kysely<ChatDatabase>;
+  dialect: DialectName;
+  config: Config;
+  platformToken: string;
+  close(): Promise<void>;
+}
+
+/** Builds the conversation service exactly as production does, on a fresh database. */
+export async function buildChatTestApp(env: Record<string, string> = {}): Promise<ChatTestApp> {
+  const database = await openTestDatabase<ChatDatabase>('chat');
+  await migrateToLatest(database.db, database.dialect, chatMigrations);
+  const platformToken = randomBytes(24).toString('base64url');
+  await ensurePlatformApp(database.db, platformToken);
+  const config = loadConfig({
+    DATA_DIR: database.dataDir,
+    CHAT_DATABASE_URL: database.url,
+    PUBLIC_URL: 'http://chat.test',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const app = await buildChatApp({ db: database.db, dialect: database.dialect, config, logger: false });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    dialect: database.dialect,
+    config,
+    platformToken,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
