@@ -59,7 +59,13 @@ async function main() {
     process.stderr.write(`usage: server.js [all|chat|finance]\n`);
     process.exit(2);
   }
-  const config = loadConfig();
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(2);
+  }
   const logger = pino({ level: config.logLevel });
   const running: Running[] = [];
   let closing = false;

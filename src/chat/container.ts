@@ -1,7 +1,12 @@
 import type { ChatDeps } from './context.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
+import { AgentBotsService } from './modules/agent-bots/agent-bots.service.js';
+import { AgentsService } from './modules/agents/agents.service.js';
+import { ContactsService } from './modules/contacts/contacts.service.js';
+import { InboxMembersService } from './modules/inbox-members/inbox-members.service.js';
 import { InboxesService } from './modules/inboxes/inboxes.service.js';
 import { ProfileService } from './modules/profile/profile.service.js';
+import { TeamsService } from './modules/teams/teams.service.js';
 import { UsersService } from './modules/users/users.service.js';
 import { PlatformService } from './platform/platform.service.js';
 
@@ -12,10 +17,15 @@ import { PlatformService } from './platform/platform.service.js';
 export function createChatServices(deps: ChatDeps) {
   const users = new UsersService(deps);
   const accounts = new AccountsService(deps);
-  const platform = new PlatformService(deps, users);
-  const profile = new ProfileService(deps, users, platform);
   const inboxes = new InboxesService(deps);
-  return { users, accounts, platform, profile, inboxes };
+  const agentBots = new AgentBotsService(deps, inboxes);
+  const platform = new PlatformService(deps, users, agentBots);
+  const profile = new ProfileService(deps, users, platform);
+  const agents = new AgentsService(deps, users, accounts);
+  const teams = new TeamsService(deps, agents);
+  const inboxMembers = new InboxMembersService(deps, inboxes, agents);
+  const contacts = new ContactsService(deps, accounts, inboxes);
+  return { users, accounts, platform, profile, inboxes, agentBots, contacts, agents, teams, inboxMembers };
 }
 
 export type ChatServices = ReturnType<typeof createChatServices>;

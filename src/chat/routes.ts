@@ -3,8 +3,13 @@ import type { ChatServices } from './container.js';
 import { platformRoutes } from './platform/platform.routes.js';
 import { profileRoutes } from './modules/profile/profile.routes.js';
 import { inboxesRoutes } from './modules/inboxes/inboxes.routes.js';
+import { agentsRoutes } from './modules/agents/agents.routes.js';
+import { teamsRoutes } from './modules/teams/teams.routes.js';
+import { inboxMembersRoutes } from './modules/inbox-members/inbox-members.routes.js';
+import { agentBotsRoutes } from './modules/agent-bots/agent-bots.routes.js';
+import { contactsRoutes } from './modules/contacts/contacts.routes.js';
 
 export type ChatRoutes = (app: App, options: { services: ChatServices }) => Promise<void>;
 
 /** Every route plugin of the conversation service. Order does not matter. */
-export const chatRoutes: ChatRoutes[] = [platformRoutes, profileRoutes, inboxesRoutes];
+export const chatRoutes: ChatRoutes[] = [platformRoutes, profileRoutes, inboxesRoutes, contactsRoutes, agentsRoutes, teamsRoutes, inboxMembersRoutes, agentBotsRoutes];

@@ -67,3 +67,28 @@ export async function newInbox(
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { id: number; inbox_identifier: string | null; channel_type: string };
 }
+
+export async function newContact(t: ChatTestApp, account: TestAccount, fields: Record<string, unknown> = {}) {
+  const res = await client(t.app, account.admin.token).post(`${account.path}/contacts`, { name: 'Carla Contact', ...fields });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.payload as {
+    contact: { id: number; name: string; email: string | null };
+    contact_inbox: { source_id: string; inbox: { id: number } } | null;
+  };
+}
+
+export async function newTeam(t: ChatTestApp, account: TestAccount, name = `Team ${unique()}`) {
+  const res = await client(t.app, account.admin.token).post(`${account.path}/teams`, { name });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as { id: number; name: string };
+}
+
+export async function addTeamMembers(t: ChatTestApp, account: TestAccount, teamId: number, userIds: number[]) {
+  const res = await client(t.app, account.admin.token).post(`${account.path}/teams/${teamId}/team_members`, { user_ids: userIds });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+export async function addInboxMembers(t: ChatTestApp, account: TestAccount, inboxId: number, userIds: number[]) {
+  const res = await client(t.app, account.admin.token).post(`${account.path}/inbox_members`, { inbox_id: inboxId, user_ids: userIds });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}

@@ -61,3 +61,15 @@ export async function consumeSsoToken(q: Q, tokenHash: string, now: number): Pro
     .executeTakeFirst();
   return row?.user_id;
 }
+
+export async function grantedIds(q: Q, appId: number, type: PermissibleType): Promise<number[]> {
+  const rows = await q
+    .selectFrom('platform_app_permissibles')
+    .select('permissible_id')
+    .where('platform_app_id', '=', appId)
+    .where('permissible_type', '=', type)
+    .orderBy('permissible_id')
+    .limit(10000)
+    .execute();
+  return rows.map((r) => r.permissible_id);
+}

@@ -3,6 +3,8 @@ import { randomToken, sha256Hex } from '../../core/security/tokens.js';
 import type { ChatDeps, Q } from '../context.js';
 import type { Account, AccountRole, User } from '../db/schema.js';
 import * as accounts from '../modules/accounts/accounts.repository.js';
+import type { AgentBotsService } from '../modules/agent-bots/agent-bots.service.js';
+import type { AgentBotBody, AgentBotPatch } from '../modules/agent-bots/agent-bots.schema.js';
 import type { UsersService } from '../modules/users/users.service.js';
 import * as repo from './platform.repository.js';
 import type { AccountBody, AccountPatch, UserBody, UserPatch } from './platform.schema.js';
@@ -17,6 +19,7 @@ export class PlatformService {
   constructor(
     private readonly deps: ChatDeps,
     private readonly users: UsersService,
+    private readonly agentBots: AgentBotsService,
   ) {}
 
   private async ownedAccount(q: Q, appId: number, accountId: number): Promise<Account> {
@@ -148,6 +151,35 @@ export class PlatformService {
     if (userId === undefined) return undefined;
     const user = await this.users.find(this.deps.db, userId);
     return user && user.email === email.trim().toLowerCase() ? user : undefined;
+  }
+
+  /** Global agent bots: an app sees and manages only the bots it created. */
+  private async ownedBot(appId: number, botId: number) {
+    if (!(await repo.isGranted(this.deps.db, appId, 'AgentBot', botId))) throw notFound('Agent bot');
+    return this.agentBots.get(null, botId);
+  }
+
+  createBot(appId: number, body: AgentBotBody) {
+    return this.agentBots.create(null, body, (q, bot) => repo.grant(q, appId, 'AgentBot', bot.id));
+  }
+
+  async listBots(appId: number) {
+    return this.agentBots.listByIds(await repo.grantedIds(this.deps.db, appId, 'AgentBot'));
+  }
+
+  getBot(appId: number, botId: number) {
+    return this.ownedBot(appId, botId);
+  }
+
+  async updateBot(appId: number, botId: number, body: AgentBotPatch) {
+    await this.ownedBot(appId, botId);
+    return this.agentBots.update(null, botId, body);
+  }
+
+  async deleteBot(appId: number, botId: number) {
+    await this.ownedBot(appId, botId);
+    await this.agentBots.delete(null, botId);
+    await repo.revokeAll(this.deps.db, 'AgentBot', botId);
   }
 
   /** The user as the platform interface shows it: with token and memberships. */

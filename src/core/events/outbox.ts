@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 
 /** The outbox table every service database carries (see outbox.migration.ts). */
 export interface OutboxTable {
@@ -25,13 +25,10 @@ export interface DomainEvent<P = unknown> {
 /**
  * Records an event in the same transaction as the change it describes. If the transaction
  * rolls back, the event never existed; if it commits, the event will be dispatched, even after
- * a crash. Callers must pass the open transaction, never the root connection.
+ * a crash. Callers pass the open transaction (a `Transaction` is a `Kysely`), never the root handle.
  */
-export async function emit<DB extends OutboxDatabase>(
-  trx: Transaction<DB>,
-  event: DomainEvent,
-): Promise<void> {
-  const db = trx as unknown as Transaction<OutboxDatabase>;
+export async function emit<DB extends OutboxDatabase>(trx: Kysely<DB>, event: DomainEvent): Promise<void> {
+  const db = trx as unknown as Kysely<OutboxDatabase>;
   await db
     .insertInto('outbox_events')
     .values({

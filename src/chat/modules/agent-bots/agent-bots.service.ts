@@ -1,0 +1,79 @@
+import { notFound } from '../../../core/http/errors.js';
+import { randomToken } from '../../../core/security/tokens.js';
+import * as auth from '../../auth/auth.repository.js';
+import type { AccountContext, ChatDeps, Q } from '../../context.js';
+import type { AgentBot } from '../../db/schema.js';
+import type { InboxesService } from '../inboxes/inboxes.service.js';
+import * as repo from './agent-bots.repository.js';
+import type { AgentBotBody, AgentBotPatch } from './agent-bots.schema.js';
+
+/**
+ * Agent bots: an account's own bots ({A}/agent_bots) and global bots (platform interface). A bot
+ * gets an access token at creation; it acts with it on the routes marked `allowBot`.
+ */
+export class AgentBotsService {
+  constructor(
+    private readonly deps: ChatDeps,
+    private readonly inboxes: InboxesService,
+  ) {}
+
+  /** Creates a bot of the account, or a global bot when `accountId` is null. */
+  create(accountId: number | null, body: AgentBotBody, onCreated?: (q: Q, bot: AgentBot) => Promise<void>) {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const now = Date.now();
+      const bot = await repo.insertBot(trx, {
+        account_id: accountId,
+        name: body.name,
+        description: body.description ?? null,
+        outgoing_url: body.outgoing_url,
+        created_at: now,
+        updated_at: now,
+      });
+      await auth.insertToken(trx, 'AgentBot', bot.id, randomToken(24));
+      if (onCreated) await onCreated(trx, bot);
+      return bot;
+    });
+  }
+
+  async get(accountId: number | null, id: number, q: Q = this.deps.db): Promise<AgentBot> {
+    const bot = await repo.findBot(q, accountId, id);
+    if (!bot) throw notFound('Agent bot');
+    return bot;
+  }
+
+  list(ctx: AccountContext) {
+    return repo.listBots(this.deps.db, ctx.accountId);
+  }
+
+  listByIds(ids: number[]) {
+    return repo.listBotsByIds(this.deps.db, ids);
+  }
+
+  update(accountId: number | null, id: number, body: AgentBotPatch) {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const bot = await this.get(accountId, id, trx);
+      return (await repo.updateBot(trx, bot.id, { ...body, updated_at: Date.now() })) ?? bot;
+    });
+  }
+
+  /** Deletes the bot, its token, and its inbox connections. */
+  async delete(accountId: number | null, id: number): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const bot = await this.get(accountId, id, trx);
+      await repo.deleteBot(trx, bot.id);
+    });
+  }
+
+  accessToken(id: number) {
+    return auth.findTokenFor(this.deps.db, 'AgentBot', id);
+  }
+
+  /** Connects a bot (the account's own or a global one) to an inbox, or disconnects with null. */
+  async setInboxBot(ctx: AccountContext, inboxId: number, botId: number | null): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      await this.inboxes.get(ctx, inboxId, trx);
+      if (botId !== null && !(await repo.findUsableBot(trx, ctx.accountId, botId))) throw notFound('Agent bot');
+      await repo.setInboxBot(trx, ctx.accountId, inboxId, botId);
+    });
+  }
+}

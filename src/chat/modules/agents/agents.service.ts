@@ -1,0 +1,126 @@
+import { conflict, notFound, unprocessable } from '../../../core/http/errors.js';
+import type { AccountContext, ChatDeps, Q } from '../../context.js';
+import type { Availability } from '../../db/schema.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
+import type { UsersService } from '../users/users.service.js';
+import * as repo from './agents.repository.js';
+import type { AgentRow } from './agents.repository.js';
+import type { AgentCreateBody, AgentUpdateBody, AvailabilityInput } from './agents.schema.js';
+
+const availability = (v: AvailabilityInput | undefined): Availability | undefined =>
+  v === undefined ? undefined : v === 'available' ? 'online' : v;
+const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
+
+const lastAdministrator = () =>
+  unprocessable('An account must keep at least one administrator', [
+    { field: 'role', message: 'the last administrator of the account cannot be demoted or removed' },
+  ]);
+
+/**
+ * Agents: the users who are members of an account, with their role and availability. Other
+ * modules (teams, inbox members) present and validate their members through this service.
+ */
+export class AgentsService {
+  constructor(
+    private readonly deps: ChatDeps,
+    private readonly users: UsersService,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  list(ctx: AccountContext): Promise<AgentRow[]> {
+    return repo.listAgents(this.deps.db, ctx.accountId);
+  }
+
+  /** The agents of the account among `userIds` (one query), ordered by name. */
+  byIds(q: Q, accountId: number, userIds: number[]): Promise<AgentRow[]> {
+    return repo.listAgents(q, accountId, [...new Set(userIds)]);
+  }
+
+  /**
+   * The agents for `userIds`, all of whom must be members of the account; otherwise a 422 that
+   * names the ids that are not.
+   */
+  async requireMembers(q: Q, accountId: number, userIds: number[], field = 'user_ids'): Promise<AgentRow[]> {
+    const agents = await this.byIds(q, accountId, userIds);
+    const found = new Set(agents.map((a) => a.id));
+    const missing = [...new Set(userIds)].filter((id) => !found.has(id));
+    if (missing.length > 0) {
+      const message = `are not agents of this account: ${missing.join(', ')}`;
+      throw unprocessable(`${field} ${message}`, [{ field, message }]);
+    }
+    return agents;
+  }
+
+  /**
+   * Adds a user to the account, creating the user when the e-mail is new. A user who is already
+   * a member answers 409: the membership is a unique key (decisions.md §2 maps duplicates to 409).
+   */
+  async create(ctx: AccountContext, body: AgentCreateBody): Promise<AgentRow> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const { user } = await this.users.findOrCreate(trx, { name: body.name, email: body.email });
+      if (await this.accounts.membership(trx, ctx.accountId, user.id)) {
+        throw conflict('This user is already an agent of this account', [
+          { field: 'email', message: 'is already a member of this account' },
+        ]);
+      }
+      const now = Date.now();
+      await repo.insertMembership(trx, {
+        account_id: ctx.accountId,
+        user_id: user.id,
+        role: body.role,
+        availability: availability(body.availability ?? body.availability_status) ?? 'offline',
+        auto_offline: bool(body.auto_offline) ?? 1,
+        created_at: now,
+        updated_at: now,
+      });
+      return this.getIn(trx, ctx.accountId, user.id);
+    });
+  }
+
+  /** `name` changes the user; role, availability and auto_offline change the membership. */
+  async update(ctx: AccountContext, userId: number, body: AgentUpdateBody): Promise<AgentRow> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      if (body.role === 'agent') await repo.lockAccount(trx, ctx.accountId);
+      const agent = await this.getIn(trx, ctx.accountId, userId);
+      if (body.role === 'agent' && agent.role === 'administrator') {
+        if ((await repo.countAdministrators(trx, ctx.accountId)) <= 1) throw lastAdministrator();
+      }
+      if (body.name !== undefined && body.name !== agent.name) {
+        const user = await this.users.find(trx, userId);
+        if (user) await this.users.update(trx, user, { name: body.name });
+      }
+      const status = availability(body.availability ?? body.availability_status);
+      const autoOffline = bool(body.auto_offline);
+      if (body.role !== undefined || status !== undefined || autoOffline !== undefined) {
+        await repo.updateMembership(trx, ctx.accountId, userId, {
+          role: body.role,
+          availability: status,
+          auto_offline: autoOffline,
+          updated_at: Date.now(),
+        });
+      }
+      return this.getIn(trx, ctx.accountId, userId);
+    });
+  }
+
+  /**
+   * Removes the user from the account (not from the service): their inbox and team memberships
+   * go, and their conversations become unassigned.
+   */
+  async delete(ctx: AccountContext, userId: number): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      await repo.lockAccount(trx, ctx.accountId);
+      const agent = await this.getIn(trx, ctx.accountId, userId);
+      if (agent.role === 'administrator' && (await repo.countAdministrators(trx, ctx.accountId)) <= 1) {
+        throw lastAdministrator();
+      }
+      await this.accounts.removeMember(trx, ctx.accountId, userId);
+    });
+  }
+
+  private async getIn(q: Q, accountId: number, userId: number): Promise<AgentRow> {
+    const agent = await repo.findAgent(q, accountId, userId);
+    if (!agent) throw notFound('Agent');
+    return agent;
+  }
+}

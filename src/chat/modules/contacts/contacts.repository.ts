@@ -1,0 +1,120 @@
+import { sql, type Insertable, type Updateable } from 'kysely';
+import type { Q } from '../../context.js';
+import type { Contact, ContactsTable } from '../../db/schema.js';
+import { taggedWithAny } from './contact-labels.repository.js';
+import type { ContactSortKey } from './contacts.schema.js';
+
+export async function insertContact(q: Q, values: Insertable<ContactsTable>) {
+  return q.insertInto('contacts').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findContact(q: Q, accountId: number, id: number) {
+  return q.selectFrom('contacts').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findContactByEmail(q: Q, accountId: number, email: string) {
+  return q.selectFrom('contacts').selectAll().where('account_id', '=', accountId).where('email', '=', email).executeTakeFirst();
+}
+
+export async function findContactByIdentifier(q: Q, accountId: number, identifier: string) {
+  return q
+    .selectFrom('contacts')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('identifier', '=', identifier)
+    .executeTakeFirst();
+}
+
+export async function updateContact(q: Q, accountId: number, id: number, values: Updateable<ContactsTable>) {
+  return q
+    .updateTable('contacts')
+    .set(values)
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Deletes the contact; its contact inboxes, conversations, messages and attachments rows cascade. */
+export async function deleteContact(q: Q, accountId: number, id: number) {
+  await q.deleteFrom('contacts').where('account_id', '=', accountId).where('id', '=', id).execute();
+}
+
+/**
+ * Storage keys of the attachments of every message in the contact's conversations. Read them
+ * before deleting the contact (the rows cascade away with it) to remove the files afterwards.
+ */
+export async function storageKeysOfContact(q: Q, accountId: number, contactId: number): Promise<string[]> {
+  const rows = await q
+    .selectFrom('conversations')
+    .innerJoin('messages', 'messages.conversation_id', 'conversations.id')
+    .innerJoin('attachments', 'attachments.message_id', 'messages.id')
+    .select('attachments.storage_key as storage_key')
+    .where('conversations.account_id', '=', accountId)
+    .where('conversations.contact_id', '=', contactId)
+    .where('messages.account_id', '=', accountId)
+    .where('attachments.account_id', '=', accountId)
+    .execute();
+  return rows.map((r) => r.storage_key);
+}
+
+export interface ContactListFilter {
+  /** Only contacts with any of these (normalized) labels. */
+  labels?: string[];
+  /** Case-insensitive substring of name, email, phone number or identifier. */
+  search?: { term: string; operator: 'like' | 'ilike' };
+}
+
+export interface ContactPageRequest {
+  sort: ContactSortKey;
+  descending: boolean;
+  limit: number;
+  offset: number;
+}
+
+/** `%`, `_` and the escape character itself match literally (used with `escape '\'`). */
+const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function filtered(q: Q, accountId: number, filter: ContactListFilter) {
+  let query = q.selectFrom('contacts').where('contacts.account_id', '=', accountId);
+  if (filter.labels && filter.labels.length > 0) {
+    query = query.where('contacts.id', 'in', taggedWithAny(q, accountId, 'Contact', filter.labels));
+  }
+  const search = filter.search;
+  if (search) {
+    const pattern = likePattern(search.term);
+    const op = sql.raw(search.operator);
+    query = query.where((eb) =>
+      eb.or(
+        (['name', 'email', 'phone_number', 'identifier'] as const).map(
+          (col) => sql<boolean>`${eb.ref(`contacts.${col}`)} ${op} ${pattern} escape '\\'`,
+        ),
+      ),
+    );
+  }
+  return query;
+}
+
+/**
+ * One page of the account's contacts and the total count matching the filter. Empty values of
+ * the sort column (null) come last in both directions, as in Chatwoot; ties break by id.
+ */
+export async function listContacts(
+  q: Q,
+  accountId: number,
+  filter: ContactListFilter,
+  page: ContactPageRequest,
+): Promise<{ rows: Contact[]; count: number }> {
+  const dir = page.descending ? 'desc' : 'asc';
+  const rows = await filtered(q, accountId, filter)
+    .selectAll('contacts')
+    .orderBy(`contacts.${page.sort}`, (ob) => (page.descending ? ob.desc() : ob.asc()).nullsLast())
+    .orderBy('contacts.id', dir)
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const total = await filtered(q, accountId, filter)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return { rows, count: Number(total.n) };
+}

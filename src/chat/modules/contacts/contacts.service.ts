@@ -1,0 +1,260 @@
+import { conflict, invalidField, notFound } from '../../../core/http/errors.js';
+import { emit } from '../../../core/events/outbox.js';
+import { randomToken } from '../../../core/security/tokens.js';
+import { parseJsonObject } from '../../../core/time.js';
+import type { AccountContext, ChatDeps, Q } from '../../context.js';
+import type { Contact, ContactInbox, Inbox } from '../../db/schema.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
+import type { InboxesService } from '../inboxes/inboxes.service.js';
+import { normalizeLabelFilter } from './contact-labels.service.js';
+import * as inboxRepo from './contact-inboxes.repository.js';
+import * as labelsRepo from './contact-labels.repository.js';
+import { changedAttributes, contactWebhookData } from './contacts.events.js';
+import type { ContactInboxRow } from './contacts.presenter.js';
+import * as repo from './contacts.repository.js';
+import type {
+  ContactCreateBody,
+  ContactInboxCreateBody,
+  ContactListQuery,
+  ContactSearchQuery,
+  ContactSortKey,
+  ContactUpdateBody,
+} from './contacts.schema.js';
+
+const normalizeEmail = (e: string | null | undefined) => (e ? e.trim().toLowerCase() : e);
+
+/** Contact lists are 15 per page (decisions.md 1). */
+export const CONTACTS_PER_PAGE = 15;
+
+/** A page of contacts with the contact inboxes of the page (one query). */
+export interface ContactPageView {
+  contacts: Contact[];
+  count: number;
+  currentPage: number;
+  contactInboxes: Map<number, ContactInboxRow[]>;
+}
+
+/** The fields a client edits, as compared for `changed_attributes`. */
+function editable(c: Contact) {
+  return {
+    name: c.name,
+    email: c.email,
+    phone_number: c.phone_number,
+    identifier: c.identifier,
+    avatar_url: c.avatar_url,
+    blocked: c.blocked === 1,
+    additional_attributes: parseJsonObject(c.additional_attributes),
+    custom_attributes: parseJsonObject(c.custom_attributes),
+  };
+}
+
+/** `-name` -> name descending; no sort -> last activity, newest first. */
+function parseSort(sort: string | undefined): { sort: ContactSortKey; descending: boolean } {
+  if (!sort) return { sort: 'last_activity_at', descending: true };
+  const descending = sort.startsWith('-');
+  return { sort: (descending ? sort.slice(1) : sort) as ContactSortKey, descending };
+}
+
+/** Contacts of an account: the people conversations are with. */
+export class ContactsService {
+  constructor(
+    private readonly deps: ChatDeps,
+    private readonly accounts: AccountsService,
+    private readonly inboxes: InboxesService,
+  ) {}
+
+  /** A contact of the account; 404 for unknown ids and ids of other accounts. */
+  async get(ctx: AccountContext, id: number, q: Q = this.deps.db): Promise<Contact> {
+    const contact = await repo.findContact(q, ctx.accountId, id);
+    if (!contact) throw notFound('Contact');
+    return contact;
+  }
+
+  /** Refuses an e-mail or identifier already used by another contact of the account (409). */
+  async assertUnique(q: Q, accountId: number, values: { email?: string | null; identifier?: string | null }, exceptId?: number) {
+    if (values.email) {
+      const other = await repo.findContactByEmail(q, accountId, values.email);
+      if (other && other.id !== exceptId) throw conflict('Email has already been taken', [{ field: 'email', message: 'has already been taken' }]);
+    }
+    if (values.identifier) {
+      const other = await repo.findContactByIdentifier(q, accountId, values.identifier);
+      if (other && other.id !== exceptId) {
+        throw conflict('Identifier has already been taken', [{ field: 'identifier', message: 'has already been taken' }]);
+      }
+    }
+  }
+
+  /**
+   * Creates a contact (and, with `inbox_id`, its presence in that inbox) and records
+   * `contact_created` in the same transaction.
+   */
+  async create(ctx: AccountContext, body: ContactCreateBody): Promise<{ contact: Contact; contactInbox: ContactInbox | null }> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const email = normalizeEmail(body.email) ?? null;
+      await this.assertUnique(trx, ctx.accountId, { email, identifier: body.identifier });
+      if (body.inbox_id !== undefined) await this.inboxes.get(ctx, body.inbox_id, trx);
+      const now = Date.now();
+      const contact = await repo.insertContact(trx, {
+        account_id: ctx.accountId,
+        name: body.name ?? '',
+        email,
+        phone_number: body.phone_number ?? null,
+        identifier: body.identifier ?? null,
+        avatar_url: body.avatar_url ?? null,
+        blocked: body.blocked ? 1 : 0,
+        additional_attributes: JSON.stringify(body.additional_attributes ?? {}),
+        custom_attributes: JSON.stringify(body.custom_attributes ?? {}),
+        last_activity_at: null,
+        created_at: now,
+        updated_at: now,
+      });
+      const contactInbox =
+        body.inbox_id !== undefined
+          ? await this.ensureContactInbox(trx, ctx.accountId, contact.id, body.inbox_id, body.source_id)
+          : null;
+      await this.emitContactEvent(trx, 'contact_created', contact);
+      return { contact, contactInbox };
+    });
+  }
+
+  /** The account's contacts, 15 per page, optionally only those with any of `labels`. */
+  async list(ctx: AccountContext, query: ContactListQuery): Promise<ContactPageView> {
+    return this.page(ctx, { labels: normalizeLabelFilter(query.labels) }, query.page, query.sort);
+  }
+
+  /** Contacts whose name, email, phone number or identifier contains `q` (any case). */
+  async search(ctx: AccountContext, query: ContactSearchQuery): Promise<ContactPageView> {
+    const term = query.q.trim();
+    if (term === '') throw invalidField('q', "can't be blank");
+    const operator = this.deps.dialect === 'postgres' ? 'ilike' : 'like';
+    return this.page(ctx, { search: { term, operator } }, query.page, query.sort);
+  }
+
+  private async page(ctx: AccountContext, filter: repo.ContactListFilter, page: number, sort: string | undefined) {
+    const { rows, count } = await repo.listContacts(this.deps.db, ctx.accountId, filter, {
+      ...parseSort(sort),
+      limit: CONTACTS_PER_PAGE,
+      offset: (page - 1) * CONTACTS_PER_PAGE,
+    });
+    const contactInboxes = await this.contactInboxesOf(ctx.accountId, rows.map((c) => c.id));
+    return { contacts: rows, count, currentPage: page, contactInboxes };
+  }
+
+  /**
+   * Updates the given fields; `custom_attributes` and `additional_attributes` merge into the
+   * stored objects (as Chatwoot does). Records `contact_updated` with the changed keys in the same
+   * transaction; when nothing changes, nothing is written and no event is recorded.
+   */
+  async update(ctx: AccountContext, id: number, body: ContactUpdateBody): Promise<{ contact: Contact; contactInboxes: ContactInboxRow[] }> {
+    const contact = await this.deps.db.transaction().execute(async (trx) => {
+      const current = await this.get(ctx, id, trx);
+      const before = editable(current);
+      const email = body.email === undefined ? undefined : (normalizeEmail(body.email) ?? null);
+      await this.assertUnique(trx, ctx.accountId, { email, identifier: body.identifier }, id);
+      const after = {
+        name: body.name ?? before.name,
+        email: email === undefined ? before.email : email,
+        phone_number: body.phone_number === undefined ? before.phone_number : body.phone_number,
+        identifier: body.identifier === undefined ? before.identifier : body.identifier,
+        avatar_url: body.avatar_url === undefined ? before.avatar_url : body.avatar_url,
+        blocked: body.blocked ?? before.blocked,
+        additional_attributes: { ...before.additional_attributes, ...body.additional_attributes },
+        custom_attributes: { ...before.custom_attributes, ...body.custom_attributes },
+      };
+      const changes = changedAttributes(before, after);
+      if (changes.length === 0) return current;
+      const updated = await repo.updateContact(trx, ctx.accountId, id, {
+        ...after,
+        blocked: after.blocked ? 1 : 0,
+        additional_attributes: JSON.stringify(after.additional_attributes),
+        custom_attributes: JSON.stringify(after.custom_attributes),
+        updated_at: Date.now(),
+      });
+      if (!updated) throw notFound('Contact');
+      await this.emitContactEvent(trx, 'contact_updated', updated, { changed_attributes: changes });
+      return updated;
+    });
+    return { contact, contactInboxes: (await this.contactInboxesOf(ctx.accountId, [contact.id])).get(contact.id) ?? [] };
+  }
+
+  /**
+   * Deletes the contact with its labels; contact inboxes, conversations, messages and attachment
+   * rows go with it (foreign keys). Returns the storage keys of those attachments, read before
+   * the delete, so the caller can remove the files once the transaction has committed.
+   */
+  async delete(ctx: AccountContext, id: number): Promise<{ storageKeys: string[] }> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      await this.get(ctx, id, trx);
+      const storageKeys = await repo.storageKeysOfContact(trx, ctx.accountId, id);
+      await labelsRepo.deleteTaggings(trx, ctx.accountId, 'Contact', [id]);
+      await repo.deleteContact(trx, ctx.accountId, id);
+      return { storageKeys };
+    });
+  }
+
+  /** Puts the contact in an inbox the actor may see (`POST {A}/contacts/:id/contact_inboxes`). */
+  async addToInbox(ctx: AccountContext, id: number, body: ContactInboxCreateBody): Promise<{ contactInbox: ContactInbox; inbox: Inbox }> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      await this.get(ctx, id, trx);
+      const inbox = await this.inboxes.get(ctx, body.inbox_id, trx);
+      const contactInbox = await this.ensureContactInbox(trx, ctx.accountId, id, inbox.id, body.source_id);
+      return { contactInbox, inbox };
+    });
+  }
+
+  /** Records a contact event with the webhook payload, inside the caller's transaction. */
+  async emitContactEvent(q: Q, name: 'contact_created' | 'contact_updated', contact: Contact, extra: Record<string, unknown> = {}) {
+    const account = await this.accounts.find(q, contact.account_id);
+    if (!account) throw notFound('Account');
+    await emit(q, {
+      accountId: contact.account_id,
+      name,
+      payload: { event: name, ...contactWebhookData(contact, account), ...extra },
+    });
+  }
+
+  /**
+   * The contact's presence in an inbox: the one with `sourceId`, or the contact's existing one,
+   * or a new one (with a random source id when none is given).
+   */
+  async ensureContactInbox(q: Q, accountId: number, contactId: number, inboxId: number, sourceId?: string): Promise<ContactInbox> {
+    if (sourceId) {
+      const existing = await inboxRepo.findBySource(q, accountId, inboxId, sourceId);
+      if (existing) {
+        if (existing.contact_id !== contactId) {
+          throw conflict('source_id is already used by another contact in this inbox', [
+            { field: 'source_id', message: 'is already used by another contact' },
+          ]);
+        }
+        return existing;
+      }
+    } else {
+      const existing = await inboxRepo.findForContact(q, accountId, contactId, inboxId);
+      if (existing) return existing;
+    }
+    return inboxRepo.insertContactInbox(q, {
+      account_id: accountId,
+      contact_id: contactId,
+      inbox_id: inboxId,
+      source_id: sourceId ?? crypto.randomUUID(),
+      pubsub_token: randomToken(24),
+    });
+  }
+
+  /** The contact inbox with this source id in the inbox, if any. */
+  findContactInbox(q: Q, accountId: number, inboxId: number, sourceId: string) {
+    return inboxRepo.findBySource(q, accountId, inboxId, sourceId);
+  }
+
+  /** Contact inboxes of several contacts (one query), grouped by contact id. */
+  async contactInboxesOf(accountId: number, contactIds: number[], q: Q = this.deps.db) {
+    const rows = await inboxRepo.listForContacts(q, accountId, contactIds);
+    const byContact = new Map<number, typeof rows>();
+    for (const row of rows) {
+      const list = byContact.get(row.contact_id) ?? [];
+      list.push(row);
+      byContact.set(row.contact_id, list);
+    }
+    return byContact;
+  }
+}

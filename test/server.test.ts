@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testDialect } from './helpers/test-app.js';
+
+/**
+ * The process entry as `npm start` runs it: both services from one process on SQLite files under
+ * DATA_DIR, the platform token printed on the first start only, clean exit on SIGTERM.
+ */
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ponte-server-'));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+const port = () => 20000 + Math.floor(Math.random() * 30000);
+
+function start(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+async function waitFor(url: string, timeoutMs = 20_000): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      return await fetch(url);
+    } catch (err) {
+      lastError = err;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+  throw new Error(`${url} never answered: ${String(lastError)}`);
+}
+
+describe.skipIf(testDialect !== 'sqlite')('server process', () => {
+  it('serves both services, prints the platform token once, and stops cleanly on SIGTERM', async () => {
+    const chatPort = port();
+    const financePort = chatPort + 1;
+    const env = { CHAT_PORT: String(chatPort), FINANCE_PORT: String(financePort) };
+
+    const first = start(env);
+    try {
+      expect((await waitFor(`http://127.0.0.1:${chatPort}/health`)).status).toBe(200);
+      expect((await waitFor(`http://127.0.0.1:${financePort}/health`)).status).toBe(200);
+      const token = /Platform app token[^\n]*\n\s+(\S+)/.exec(first.output())?.[1];
+      expect(token).toBeDefined();
+      const res = await fetch(`http://127.0.0.1:${chatPort}/platform/api/v1/accounts`, {
+        method: 'POST',
+        headers: { api_access_token: token!, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'From the printed token' }),
+      });
+      expect(res.status).toBe(200);
+      expect(fs.existsSync(path.join(dataDir, 'chat.sqlite'))).toBe(true);
+      expect(fs.existsSync(path.join(dataDir, 'finance.sqlite'))).toBe(true);
+    } finally {
+      first.child.kill('SIGTERM');
+    }
+    expect(await first.exited).toBe(0);
+
+    // Second start on the same data: the token is stored, not printed again.
+    const second = start(env);
+    try {
+      expect((await waitFor(`http://127.0.0.1:${chatPort}/health`)).status).toBe(200);
+      expect(second.output()).not.toContain('Platform app token');
+    } finally {
+      second.child.kill('SIGTERM');
+    }
+    expect(await second.exited).toBe(0);
+  });
+
+  it('refuses an invalid configuration with a clear message', async () => {
+    const bad = start({ CHAT_PORT: 'not-a-port' });
+    expect(await bad.exited).not.toBe(0);
+    expect(bad.output()).toMatch(/CHAT_PORT/);
+  });
+});
