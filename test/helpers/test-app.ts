@@ -11,6 +11,9 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { dialectOf, dropPostgresSchema, openDatabase, type DialectName } from '../../src/core/db/database.js';
 import { migrateToLatest } from '../../src/core/db/migrator.js';
 import type { App } from '../../src/core/http/app-base.js';
+import { buildFinanceApp } from '../../src/finance/app.js';
+import { financeMigrations } from '../../src/finance/db/migrations/index.js';
+import type { FinanceDatabase } from '../../src/finance/db/schema.js';
 
 /**
  * The database tests run on: SQLite by default, PostgreSQL when TEST_DATABASE_URL is a
@@ -89,6 +92,31 @@ export async function buildChatTestApp(env: Record<string, string> = {}): Promis
     dialect: database.dialect,
     config,
     platformToken,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export interface FinanceTestApp {
+  app: App;
+  db: Kysely<FinanceDatabase>;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** Builds the finance service exactly as production does, on a fresh database. */
+export async function buildFinanceTestApp(env: Record<string, string> = {}): Promise<FinanceTestApp> {
+  const database = await openTestDatabase<FinanceDatabase>('finance');
+  await migrateToLatest(database.db, database.dialect, financeMigrations);
+  const config = loadConfig({ DATA_DIR: database.dataDir, FINANCE_DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env });
+  const app = await buildFinanceApp({ db: database.db, dialect: database.dialect, config, logger: false });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    config,
     async close() {
       await app.close();
       await database.close();

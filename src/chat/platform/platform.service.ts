@@ -126,11 +126,7 @@ export class PlatformService {
   async deleteUser(appId: number, userId: number): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
       const user = await this.ownedUser(trx, appId, userId);
-      await trx
-        .updateTable('conversations')
-        .set({ assignee_id: null, updated_at: Date.now() })
-        .where('assignee_id', '=', user.id)
-        .execute();
+      await accounts.unassignUserEverywhere(trx, user.id);
       await this.users.delete(trx, user.id);
       await repo.revokeAll(trx, 'User', user.id);
     });

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
@@ -112,7 +112,8 @@ async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await index('teams_account_name_uidx', 'teams', ['account_id', 'name'], true);
+  // Team names are unique per account regardless of case.
+  await sql`create unique index teams_account_lower_name_uidx on teams (account_id, lower(name))`.execute(db);
 
   await table('team_members')
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))

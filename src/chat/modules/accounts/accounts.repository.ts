@@ -82,3 +82,20 @@ export async function deleteAccountUser(q: Q, accountId: number, userId: number)
     .execute();
   return true;
 }
+
+/**
+ * Takes the account row's lock for the rest of the transaction (a no-op UPDATE), so that checks
+ * spanning several rows of the account (such as "one administrator must remain") cannot race.
+ */
+export async function lockAccount(q: Q, accountId: number): Promise<void> {
+  await q
+    .updateTable('accounts')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', accountId)
+    .execute();
+}
+
+/** Unassigns every conversation of the user, in every account (the user is being deleted). */
+export async function unassignUserEverywhere(q: Q, userId: number): Promise<void> {
+  await q.updateTable('conversations').set({ assignee_id: null, updated_at: Date.now() }).where('assignee_id', '=', userId).execute();
+}

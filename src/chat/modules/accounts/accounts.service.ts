@@ -26,6 +26,10 @@ export class AccountsService {
     return repo.upsertAccountUser(q, accountId, userId, role);
   }
 
+  lock(q: Q, accountId: number) {
+    return repo.lockAccount(q, accountId);
+  }
+
   removeMember(q: Q, accountId: number, userId: number) {
     return repo.deleteAccountUser(q, accountId, userId);
   }

@@ -60,16 +60,3 @@ export async function countAdministrators(q: Q, accountId: number): Promise<numb
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
-
-/**
- * Takes the account row's write lock (a no-op UPDATE) for the rest of the transaction, so that
- * concurrent demotions or removals of administrators are serialized and the "at least one
- * administrator" count read afterwards is current, on PostgreSQL as on SQLite.
- */
-export async function lockAccount(q: Q, accountId: number): Promise<void> {
-  await q
-    .updateTable('accounts')
-    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-    .where('id', '=', accountId)
-    .execute();
-}

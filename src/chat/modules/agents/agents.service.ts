@@ -80,7 +80,7 @@ export class AgentsService {
   /** `name` changes the user; role, availability and auto_offline change the membership. */
   async update(ctx: AccountContext, userId: number, body: AgentUpdateBody): Promise<AgentRow> {
     return this.deps.db.transaction().execute(async (trx) => {
-      if (body.role === 'agent') await repo.lockAccount(trx, ctx.accountId);
+      if (body.role === 'agent') await this.accounts.lock(trx, ctx.accountId);
       const agent = await this.getIn(trx, ctx.accountId, userId);
       if (body.role === 'agent' && agent.role === 'administrator') {
         if ((await repo.countAdministrators(trx, ctx.accountId)) <= 1) throw lastAdministrator();
@@ -109,7 +109,7 @@ export class AgentsService {
    */
   async delete(ctx: AccountContext, userId: number): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
-      await repo.lockAccount(trx, ctx.accountId);
+      await this.accounts.lock(trx, ctx.accountId);
       const agent = await this.getIn(trx, ctx.accountId, userId);
       if (agent.role === 'administrator' && (await repo.countAdministrators(trx, ctx.accountId)) <= 1) {
         throw lastAdministrator();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildChatTestApp, type ChatTestApp, } from '../../../../test/helpers/test-app.js';
+import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { call, client } from '../../../../test/helpers/http.js';
 import { addTeamMembers, newAccount, newAgent, newInbox, newTeam, type TestAccount } from '../../../../test/helpers/factories.js';
 
