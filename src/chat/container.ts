@@ -1,7 +1,10 @@
+import { createLocalFileStore } from '../core/storage/file-store.js';
 import type { ChatDeps } from './context.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AgentBotsService } from './modules/agent-bots/agent-bots.service.js';
 import { AgentsService } from './modules/agents/agents.service.js';
+import { AttachmentFilesService } from './modules/attachments-files/attachments-files.service.js';
+import { ContactLabelsService } from './modules/contacts/contact-labels.service.js';
 import { ContactsService } from './modules/contacts/contacts.service.js';
 import { InboxMembersService } from './modules/inbox-members/inbox-members.service.js';
 import { InboxesService } from './modules/inboxes/inboxes.service.js';
@@ -15,6 +18,9 @@ import { PlatformService } from './platform/platform.service.js';
  * order. Routes receive this object; services receive the services they call.
  */
 export function createChatServices(deps: ChatDeps) {
+  // Uploaded files (<DATA_DIR>/uploads): readMultipart writes them, attachment rows point at them.
+  const fileStore = createLocalFileStore(deps.config.dataDir);
+  const attachmentFiles = new AttachmentFilesService(deps, fileStore);
   const users = new UsersService(deps);
   const accounts = new AccountsService(deps);
   const inboxes = new InboxesService(deps);
@@ -25,7 +31,8 @@ export function createChatServices(deps: ChatDeps) {
   const teams = new TeamsService(deps, agents);
   const inboxMembers = new InboxMembersService(deps, inboxes, agents);
   const contacts = new ContactsService(deps, accounts, inboxes);
-  return { users, accounts, platform, profile, inboxes, agentBots, contacts, agents, teams, inboxMembers };
+  const contactLabels = new ContactLabelsService(deps, contacts);
+  return { users, accounts, platform, profile, inboxes, agentBots, contacts, contactLabels, agents, teams, inboxMembers, fileStore, attachmentFiles };
 }
 
 export type ChatServices = ReturnType<typeof createChatServices>;

@@ -37,12 +37,14 @@ export function presentContact(contact: Contact, contactInboxes: ContactInboxRow
 }
 
 /** A page of contacts, each with its contact inboxes (fetched for the whole page at once). */
-export function presentContactPage(
-  page: { contacts: Contact[]; count: number; currentPage: number },
-  inboxesByContact: Map<number, ContactInboxRow[]>,
-) {
+export function presentContactPage(page: {
+  contacts: Contact[];
+  count: number;
+  currentPage: number;
+  contactInboxes: Map<number, ContactInboxRow[]>;
+}) {
   return {
     meta: { count: page.count, current_page: page.currentPage },
-    payload: page.contacts.map((c) => presentContact(c, inboxesByContact.get(c.id) ?? [])),
+    payload: page.contacts.map((c) => presentContact(c, page.contactInboxes.get(c.id) ?? [])),
   };
 }

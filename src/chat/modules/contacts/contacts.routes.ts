@@ -2,8 +2,19 @@ import { Type } from '@sinclair/typebox';
 import { ChatErrorBody, IdParam, Nullable } from '../../../core/http/schemas.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
 import type { ChatRoutes } from '../../routes.js';
-import { presentContact } from './contacts.presenter.js';
-import { ContactCreateBody, ContactInboxSchema, ContactSchema } from './contacts.schema.js';
+import { presentContact, presentContactInboxOf, presentContactPage } from './contacts.presenter.js';
+import {
+  ContactCreateBody,
+  ContactInboxCreateBody,
+  ContactInboxSchema,
+  ContactLabelsBody,
+  ContactListQuery,
+  ContactPage,
+  ContactSchema,
+  ContactSearchQuery,
+  ContactUpdateBody,
+  LabelsResponse,
+} from './contacts.schema.js';
 
 const A = '/api/v1/accounts/:accountId';
 const tags = ['contacts'];
@@ -11,9 +22,25 @@ const security = [{ userApiKey: [] }];
 const errors = { 401: ChatErrorBody, 403: ChatErrorBody, 404: ChatErrorBody, 409: ChatErrorBody, 422: ChatErrorBody };
 const AccountParams = Type.Object({ accountId: IdParam });
 const ContactParams = Type.Object({ accountId: IdParam, id: IdParam });
+const ContactResponse = Type.Object({ payload: ContactSchema });
 
 export const contactsRoutes: ChatRoutes = async (app, { services }) => {
   const svc = services.contacts;
+  const labels = services.contactLabels;
+
+  app.get(`${A}/contacts`, {
+    schema: {
+      tags, security, summary: 'List contacts, 15 per page (optionally only those with any of `labels`)',
+      params: AccountParams, querystring: ContactListQuery, response: { 200: ContactPage, ...errors },
+    },
+  }, async (req) => presentContactPage(await svc.list(ctxOf(req), req.query)));
+
+  app.get(`${A}/contacts/search`, {
+    schema: {
+      tags, security, summary: 'Search contacts by name, email, phone number or identifier, 15 per page',
+      params: AccountParams, querystring: ContactSearchQuery, response: { 200: ContactPage, ...errors },
+    },
+  }, async (req) => presentContactPage(await svc.search(ctxOf(req), req.query)));
 
   app.post(`${A}/contacts`, {
     config: { bodyKey: 'contact' },
@@ -34,11 +61,57 @@ export const contactsRoutes: ChatRoutes = async (app, { services }) => {
   });
 
   app.get(`${A}/contacts/:id`, {
-    schema: { tags, security, summary: 'Show a contact', params: ContactParams, response: { 200: Type.Object({ payload: ContactSchema }), ...errors } },
+    schema: { tags, security, summary: 'Show a contact', params: ContactParams, response: { 200: ContactResponse, ...errors } },
   }, async (req) => {
     const ctx = ctxOf(req);
     const contact = await svc.get(ctx, req.params.id);
     const inboxes = (await svc.contactInboxesOf(ctx.accountId, [contact.id])).get(contact.id) ?? [];
     return { payload: presentContact(contact, inboxes) };
+  });
+
+  // Chatwoot documents PUT; PATCH is the same update.
+  for (const method of ['patch', 'put'] as const) {
+    app[method](`${A}/contacts/:id`, {
+      config: { bodyKey: 'contact' },
+      schema: {
+        tags, security, summary: 'Update a contact (custom and additional attributes merge into the stored ones)',
+        params: ContactParams, body: ContactUpdateBody, response: { 200: ContactResponse, ...errors },
+      },
+    }, async (req) => {
+      const { contact, contactInboxes } = await svc.update(ctxOf(req), req.params.id, req.body);
+      return { payload: presentContact(contact, contactInboxes) };
+    });
+  }
+
+  app.delete(`${A}/contacts/:id`, {
+    config: { adminOnly: true },
+    schema: {
+      tags, security, summary: 'Delete a contact with its conversations and messages (administrators)',
+      params: ContactParams, response: { 200: Type.Object({}), ...errors },
+    },
+  }, async (req) => {
+    await svc.delete(ctxOf(req), req.params.id);
+    return {};
+  });
+
+  app.get(`${A}/contacts/:id/labels`, {
+    schema: { tags, security, summary: "List a contact's labels", params: ContactParams, response: { 200: LabelsResponse, ...errors } },
+  }, async (req) => ({ payload: await labels.list(ctxOf(req), req.params.id) }));
+
+  app.post(`${A}/contacts/:id/labels`, {
+    schema: {
+      tags, security, summary: "Replace all of a contact's labels (trimmed, lower-cased)",
+      params: ContactParams, body: ContactLabelsBody, response: { 200: LabelsResponse, ...errors },
+    },
+  }, async (req) => ({ payload: await labels.replace(ctxOf(req), req.params.id, req.body.labels) }));
+
+  app.post(`${A}/contacts/:id/contact_inboxes`, {
+    schema: {
+      tags, security, summary: 'Add the contact to an inbox (returns the existing contact inbox when there is one)',
+      params: ContactParams, body: ContactInboxCreateBody, response: { 200: ContactInboxSchema, ...errors },
+    },
+  }, async (req) => {
+    const { contactInbox, inbox } = await svc.addToInbox(ctxOf(req), req.params.id, req.body);
+    return presentContactInboxOf(contactInbox, inbox);
   });
 };

@@ -41,7 +41,7 @@ const LabelFilter = Type.Array(Type.String({ maxLength: 255 }), {
 });
 
 export const ContactListQuery = Type.Object({
-  page: PageQuery,
+  page: Type.Optional(PageQuery),
   sort: Type.Optional(ContactSort),
   labels: Type.Optional(LabelFilter),
 });
@@ -49,7 +49,7 @@ export type ContactListQuery = Static<typeof ContactListQuery>;
 
 export const ContactSearchQuery = Type.Object({
   q: Type.String({ minLength: 1, maxLength: 255, description: 'Matched against name, email, phone number and identifier' }),
-  page: PageQuery,
+  page: Type.Optional(PageQuery),
   sort: Type.Optional(ContactSort),
 });
 export type ContactSearchQuery = Static<typeof ContactSearchQuery>;

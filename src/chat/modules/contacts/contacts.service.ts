@@ -119,7 +119,7 @@ export class ContactsService {
 
   /** The account's contacts, 15 per page, optionally only those with any of `labels`. */
   async list(ctx: AccountContext, query: ContactListQuery): Promise<ContactPageView> {
-    return this.page(ctx, { labels: normalizeLabelFilter(query.labels) }, query.page, query.sort);
+    return this.page(ctx, { labels: normalizeLabelFilter(query.labels) }, query.page ?? 1, query.sort);
   }
 
   /** Contacts whose name, email, phone number or identifier contains `q` (any case). */
@@ -127,7 +127,7 @@ export class ContactsService {
     const term = query.q.trim();
     if (term === '') throw invalidField('q', "can't be blank");
     const operator = this.deps.dialect === 'postgres' ? 'ilike' : 'like';
-    return this.page(ctx, { search: { term, operator } }, query.page, query.sort);
+    return this.page(ctx, { search: { term, operator } }, query.page ?? 1, query.sort);
   }
 
   private async page(ctx: AccountContext, filter: repo.ContactListFilter, page: number, sort: string | undefined) {
