@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts a private PostgreSQL 15 cluster for tests (installing Debian's package if missing) and
 # exports PG_URL. Source it, then call pg_start; pg_stop removes the cluster.
-PG_PORT="${PG_PORT:-55432}"
+# A free port unless one is given, so a cluster left on a well-known port never collides.
+PG_PORT="${PG_PORT:-$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")}"
 PG_DIR="${PG_DIR:-$(mktemp -d /tmp/ponte-pg.XXXXXX)}"
 
 pg_bin() {
