@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import { createBaseApp, type App } from '../core/http/app-base.js';
 import { chatErrorBody } from '../core/http/error-handler.js';
+import { registerMultipart } from '../core/http/multipart.js';
 import { authPlugin } from './auth/auth.plugin.js';
 import { createChatServices } from './container.js';
 import type { ChatDeps } from './context.js';
@@ -64,6 +65,7 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
     },
   );
 
+  await registerMultipart(app); // file uploads (messages); other routes answer 400 to multipart
   const services = createChatServices(deps);
   await app.register(async (api) => {
     await api.register(authPlugin, { deps });

@@ -6,8 +6,13 @@ import { AgentsService } from './modules/agents/agents.service.js';
 import { AttachmentFilesService } from './modules/attachments-files/attachments-files.service.js';
 import { ContactLabelsService } from './modules/contacts/contact-labels.service.js';
 import { ContactsService } from './modules/contacts/contacts.service.js';
+import { ConversationChangesService } from './modules/conversations/conversation-changes.service.js';
+import { ConversationsService } from './modules/conversations/conversations.service.js';
+import { StartConversation } from './modules/conversations/start-conversation.js';
 import { InboxMembersService } from './modules/inbox-members/inbox-members.service.js';
 import { InboxesService } from './modules/inboxes/inboxes.service.js';
+import { ConversationMessagesService } from './modules/messages/conversation-messages.service.js';
+import { MessagesService } from './modules/messages/messages.service.js';
 import { ProfileService } from './modules/profile/profile.service.js';
 import { TeamsService } from './modules/teams/teams.service.js';
 import { UsersService } from './modules/users/users.service.js';
@@ -32,7 +37,17 @@ export function createChatServices(deps: ChatDeps) {
   const inboxMembers = new InboxMembersService(deps, inboxes, agents);
   const contacts = new ContactsService(deps, accounts, inboxes);
   const contactLabels = new ContactLabelsService(deps, contacts);
-  return { users, accounts, platform, profile, inboxes, agentBots, contacts, contactLabels, agents, teams, inboxMembers, fileStore, attachmentFiles };
+  // Messages (records) sit below conversations (which show their last messages); the use cases
+  // that need both (posting in a conversation, starting one) sit above them.
+  const messages = new MessagesService(deps);
+  const conversations = new ConversationsService(deps, { accounts, inboxes, agents, messages });
+  const conversationChanges = new ConversationChangesService(deps, conversations, teams);
+  const conversationMessages = new ConversationMessagesService(deps, conversations, messages, accounts);
+  const startConversation = new StartConversation(deps, { inboxes, contacts, conversations, conversationMessages });
+  return {
+    users, accounts, platform, profile, inboxes, agentBots, contacts, contactLabels, agents, teams, inboxMembers, fileStore, attachmentFiles,
+    messages, conversations, conversationChanges, conversationMessages, startConversation,
+  };
 }
 
 export type ChatServices = ReturnType<typeof createChatServices>;

@@ -92,3 +92,57 @@ export async function addInboxMembers(t: ChatTestApp, account: TestAccount, inbo
   const res = await client(t.app, account.admin.token).post(`${account.path}/inbox_members`, { inbox_id: inboxId, user_ids: userIds });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
+
+export interface NewConversationOptions {
+  /** The inbox (default: a new API inbox). */
+  inboxId?: number;
+  /** The contact's source id in the inbox (default: a new contact with a fresh source id). */
+  contactSourceId?: string;
+  status?: 'open' | 'pending';
+  assigneeId?: number;
+  teamId?: number;
+  message?: { content: string; content_type?: string };
+  /** Who creates it (default: the account's administrator). */
+  token?: string;
+}
+
+/** A conversation (created through POST {A}/conversations); returns the conversation object. */
+export async function newConversation(t: ChatTestApp, account: TestAccount, options: NewConversationOptions = {}) {
+  const inboxId = options.inboxId ?? (await newInbox(t, account)).id;
+  let sourceId = options.contactSourceId;
+  if (sourceId === undefined) {
+    sourceId = `src-${unique()}`;
+    await newContact(t, account, { name: `Contact ${unique()}`, inbox_id: inboxId, source_id: sourceId });
+  }
+  const body: Record<string, unknown> = { inbox_id: inboxId, source_id: sourceId };
+  if (options.status) body.status = options.status;
+  if (options.assigneeId !== undefined) body.assignee_id = options.assigneeId;
+  if (options.teamId !== undefined) body.team_id = options.teamId;
+  if (options.message) body.message = options.message;
+  const res = await client(t.app, options.token ?? account.admin.token).post(`${account.path}/conversations`, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as {
+    id: number;
+    inbox_id: number;
+    status: string;
+    contact: { id: number; name: string };
+    assignee: { id: number } | null;
+    [field: string]: any;
+  };
+}
+
+/** A message in a conversation (outgoing from the administrator unless `fields` say otherwise). */
+export async function newMessage(
+  t: ChatTestApp,
+  account: TestAccount,
+  conversationId: number,
+  fields: Record<string, unknown> = {},
+  token = account.admin.token,
+) {
+  const res = await client(t.app, token).post(`${account.path}/conversations/${conversationId}/messages`, {
+    content: `Message ${unique()}`,
+    ...fields,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as { id: number; content: string | null; message_type: number; [field: string]: any };
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -15,8 +15,12 @@ import { pipeline } from 'node:stream/promises';
 export interface FileStore {
   /** Streams `source` into the store; the file appears atomically once fully written. */
   save(source: Readable, meta: SaveMeta): Promise<SavedFile>;
-  /** A read stream and the byte size of a stored file, or `undefined` when it does not exist. */
-  openRead(storageKey: string): Promise<StoredBlob | undefined>;
+  /**
+   * A read stream and the byte size of a stored file, or `undefined` when it does not exist.
+   * `pickRange` is called with the file's size and may return the part to read (`start..end`,
+   * inclusive; `end` is clamped to the file); if it throws, nothing stays open.
+   */
+  openRead(storageKey: string, pickRange?: (size: number) => ByteRange | null): Promise<StoredBlob | undefined>;
   /** Deletes files; keys that do not exist (or are malformed) are ignored. */
   remove(storageKeys: readonly string[]): Promise<void>;
 }
@@ -36,7 +40,15 @@ export interface SavedFile {
 
 export interface StoredBlob {
   stream: Readable;
+  /** The whole file's size, whatever range was asked for. */
   size: number;
+  /** The bytes the stream yields, or null for the whole file. */
+  range: ByteRange | null;
+}
+
+export interface ByteRange {
+  start: number;
+  end: number;
 }
 
 export class FileTooLargeError extends Error {
@@ -93,6 +105,9 @@ export class LocalFileStore implements FileStore {
       },
     });
     try {
+      // Some parsers destroy a part's stream before anyone reads it (a body cut off mid-part);
+      // such a stream never ends, so it must not be waited for.
+      if (source.destroyed) throw new Error('The upload stream was closed before it was read');
       await pipeline(source, counter, createWriteStream(tmpPath, { flags: 'wx', mode: 0o640 }));
       await mkdir(path.dirname(finalPath), { recursive: true });
       await rename(tmpPath, finalPath);
@@ -103,15 +118,28 @@ export class LocalFileStore implements FileStore {
     return { storageKey, size };
   }
 
-  async openRead(storageKey: string): Promise<StoredBlob | undefined> {
+  async openRead(storageKey: string, pickRange?: (size: number) => ByteRange | null): Promise<StoredBlob | undefined> {
     if (!isStorageKey(storageKey)) return undefined;
-    const file = this.pathOf(storageKey);
+    let handle: FileHandle;
     try {
-      const info = await stat(file);
-      if (!info.isFile()) return undefined;
-      return { stream: createReadStream(file), size: info.size };
+      handle = await open(this.pathOf(storageKey), 'r');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    try {
+      // Stat the open handle, not the path: a concurrent remove cannot pull the file away mid-read.
+      const info = await handle.stat();
+      if (!info.isFile()) {
+        await handle.close();
+        return undefined;
+      }
+      const picked = pickRange ? pickRange(info.size) : null;
+      const range = picked ? { start: picked.start, end: Math.min(picked.end, info.size - 1) } : null;
+      const stream = range ? handle.createReadStream({ start: range.start, end: range.end }) : handle.createReadStream();
+      return { stream, size: info.size, range };
+    } catch (err) {
+      await handle.close();
       throw err;
     }
   }
@@ -129,32 +157,40 @@ export function createLocalFileStore(dataDir: string): LocalFileStore {
   return new LocalFileStore(path.join(dataDir, 'uploads'));
 }
 
-const MAX_NAME_BYTES = 200;
+/**
+ * 150 bytes: percent-encoded (at most 3 characters a byte) the name still fits the router's
+ * 500-character limit on a path parameter, so every attachment URL stays routable.
+ */
+const MAX_NAME_BYTES = 150;
 
 /**
  * A file name safe to store, show and put in a URL path segment or a Content-Disposition header:
  * the last path component only, NFC-normalized, without control characters, quotes, slashes,
- * reserved Windows characters or leading dots, whitespace collapsed, at most 200 UTF-8 bytes
+ * reserved Windows characters or leading dots, whitespace collapsed, at most 150 UTF-8 bytes
  * (the extension is kept when shortening). Falls back to `fallback` when nothing is left.
  */
 export function sanitizeFileName(raw: string | undefined | null, fallback = 'file'): string {
   let name = String(raw ?? '').normalize('NFC');
-  name = name.split(/[\\/]/).pop() ?? '';
-  name = name
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '')
-    .replace(/["'<>:|?*%#;]/g, '_')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^[.\s]+/, '')
-    .replace(/[.\s]+$/, '');
+  name = cleanName(name.split(/[\\/]/).pop() ?? '');
   if (Buffer.byteLength(name) > MAX_NAME_BYTES) {
     const ext = path.extname(name).slice(0, 16);
     // Cut by code points (never inside a surrogate pair); each is at least one byte.
     const chars = [...name.slice(0, name.length - ext.length)].slice(0, MAX_NAME_BYTES);
     while (chars.length > 0 && Buffer.byteLength(chars.join('') + ext) > MAX_NAME_BYTES) chars.pop();
-    const stem = chars.join('');
-    name = (stem.trim() || fallback) + ext;
+    name = cleanName(chars.join('') + ext);
   }
   return name === '' ? fallback : name;
+}
+
+function cleanName(name: string): string {
+  return (
+    name
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+      .replace(/["'<>:|?*%#;\\/]/g, '_')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/^[.\s]+/, '')
+      .replace(/[.\s]+$/, '')
+  );
 }

@@ -1,0 +1,75 @@
+import type { Readable } from 'node:stream';
+import { HttpError, notFound } from '../../../core/http/errors.js';
+import { isInlineKind, type FileKind } from '../../../core/storage/file-formats.js';
+import { isStorageKey, sanitizeFileName, type ByteRange, type FileStore } from '../../../core/storage/file-store.js';
+import type { ChatDeps } from '../../context.js';
+import { findAttachmentByStorageKey } from '../messages/attachments.repository.js';
+
+export interface AttachmentFile {
+  contentType: string;
+  fileName: string;
+  /** Shown in the browser (images, audio, video) rather than downloaded. */
+  inline: boolean;
+  /** Size of the whole file. */
+  size: number;
+  /** The bytes served: the whole file, or `range` of it. */
+  range: ByteRange | null;
+  stream: Readable;
+}
+
+/**
+ * Serves attachment files by storage key. The key (128 random bits) is the credential, like a
+ * signed URL, so the route needs no token; the file name in the URL must match the stored one so
+ * a key cannot be re-labelled. Row lookup is the only SQL, in the attachments repository.
+ */
+export class AttachmentFilesService {
+  constructor(
+    private readonly deps: ChatDeps,
+    private readonly store: FileStore,
+  ) {}
+
+  async open(storageKey: string, fileName: string, rangeHeader: string | undefined): Promise<AttachmentFile> {
+    if (!isStorageKey(storageKey)) throw notFound('File');
+    const row = await findAttachmentByStorageKey(this.deps.db, storageKey);
+    if (!row || sanitizeFileName(row.file_name) !== fileName) throw notFound('File');
+    const blob = await this.store.openRead(storageKey, (size) => (rangeHeader ? parseRange(rangeHeader, size) : null));
+    if (!blob) throw notFound('File');
+    return {
+      contentType: row.content_type,
+      fileName: sanitizeFileName(row.file_name),
+      inline: isInlineKind(row.file_type as FileKind),
+      size: blob.size,
+      range: blob.range,
+      stream: blob.stream,
+    };
+  }
+}
+
+/**
+ * One `bytes=` range (`a-b`, `a-`, `-n`), which is what players send to seek (Safari will not
+ * play a video without range support). Several ranges, or a malformed header, are ignored and the
+ * whole file is served, as RFC 9110 allows; a range past the end answers 416.
+ */
+export function parseRange(header: string, size: number): ByteRange | null {
+  const match = /^bytes=(\d{0,15})-(\d{0,15})$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) throw unsatisfiable(size);
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+    if (end < start && match[2] !== '') return null;
+  }
+  if (start >= size) throw unsatisfiable(size);
+  return { start, end };
+}
+
+const unsatisfiable = (size: number) =>
+  new HttpError(416, 'range_not_satisfiable', 'The requested range is outside the file', undefined, {
+    'content-range': `bytes */${size}`,
+  });

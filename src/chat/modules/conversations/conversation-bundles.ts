@@ -1,0 +1,56 @@
+import type { Q } from '../../context.js';
+import type { Conversation } from '../../db/schema.js';
+import type { AgentsService } from '../agents/agents.service.js';
+import type { MessagesService } from '../messages/messages.service.js';
+import * as labelsRepo from './conversation-labels.repository.js';
+import * as relations from './conversation-relations.repository.js';
+import type { ConversationBundle } from './conversations.presenter.js';
+
+const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is number => v !== null))];
+
+/**
+ * Loads what conversation objects show for a whole page: contacts, assignees, teams, inboxes,
+ * contact inboxes, labels, and the last messages with the unread counts. One query per kind,
+ * never one per conversation.
+ */
+export class ConversationBundles {
+  constructor(
+    private readonly agents: AgentsService,
+    private readonly messages: MessagesService,
+  ) {}
+
+  async load(q: Q, accountId: number, rows: Conversation[], options: { messages?: boolean } = {}): Promise<ConversationBundle[]> {
+    if (rows.length === 0) return [];
+    const withMessages = options.messages ?? true;
+    const [contacts, agents, teams, inboxes, contactInboxes, labels, stats] = await Promise.all([
+      relations.contactsByIds(q, accountId, ids(rows.map((c) => c.contact_id))),
+      this.agents.byIds(q, accountId, ids(rows.map((c) => c.assignee_id))),
+      relations.teamsByIds(q, accountId, ids(rows.map((c) => c.team_id))),
+      relations.inboxesByIds(q, accountId, ids(rows.map((c) => c.inbox_id))),
+      relations.contactInboxesByIds(q, accountId, ids(rows.map((c) => c.contact_inbox_id))),
+      labelsRepo.labelsOfMany(q, accountId, rows.map((c) => c.id)),
+      withMessages ? this.messages.statsFor(q, accountId, rows) : Promise.resolve(null),
+    ]);
+    const byId = <T extends { id: number }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
+    const contactById = byId(contacts);
+    const agentById = byId(agents);
+    const teamById = byId(teams);
+    const inboxById = byId(inboxes);
+    const contactInboxById = byId(contactInboxes);
+    return rows.map((conversation) => ({
+      conversation,
+      contact: contactById.get(conversation.contact_id) ?? null,
+      inbox: inboxById.get(conversation.inbox_id) ?? null,
+      contactInbox: conversation.contact_inbox_id === null ? null : (contactInboxById.get(conversation.contact_inbox_id) ?? null),
+      assignee: conversation.assignee_id === null ? null : (agentById.get(conversation.assignee_id) ?? null),
+      team: conversation.team_id === null ? null : (teamById.get(conversation.team_id) ?? null),
+      labels: labels.get(conversation.id) ?? [],
+      stats: stats ? (stats.get(conversation.id) ?? { last: null, lastNonActivity: null, unreadCount: 0 }) : null,
+    }));
+  }
+
+  async loadOne(q: Q, conversation: Conversation, options: { messages?: boolean } = {}): Promise<ConversationBundle> {
+    const [bundle] = await this.load(q, conversation.account_id, [conversation], options);
+    return bundle;
+  }
+}

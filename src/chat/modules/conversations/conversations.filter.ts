@@ -1,0 +1,260 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { DialectName } from '../../../core/db/database.js';
+import { invalidField } from '../../../core/http/errors.js';
+import type { ChatDatabase, ConversationsTable } from '../../db/schema.js';
+import { PRIORITIES, STATUSES } from './conversations.schema.js';
+
+/**
+ * Conversation filter criteria -> a SQL condition on `conversations` (POST {A}/conversations/filter,
+ * custom filters, automation rule conditions). Attribute keys and operators are whitelisted; every
+ * value is a bound parameter. Items chain with `query_operator` (AND | OR, on every item but the
+ * last) with SQL precedence: `a AND b OR c` is `(a AND b) OR c`.
+ */
+
+export const FILTER_OPERATORS = [
+  'equal_to',
+  'not_equal_to',
+  'contains',
+  'does_not_contain',
+  'is_present',
+  'is_not_present',
+  'is_greater_than',
+  'is_less_than',
+  'days_before',
+  'starts_with',
+] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+export interface FilterCriterion {
+  attribute_key: string;
+  filter_operator: string;
+  values?: readonly unknown[] | null;
+  query_operator?: string | null;
+}
+
+export interface FilterOptions {
+  accountId: number;
+  dialect: DialectName;
+  /** Reference time for `days_before` (epoch ms); defaults to now. */
+  now?: number;
+  /** Name of the criteria array in error details (`payload` for the filter endpoint). */
+  field?: string;
+}
+
+type EB = ExpressionBuilder<ChatDatabase, 'conversations'>;
+export type ConversationCondition = (eb: EB) => Expression<SqlBool>;
+type Column = `conversations.${keyof ConversationsTable & string}`;
+
+type Kind = 'enum' | 'id' | 'date' | 'labels' | 'contact_text';
+interface AttributeSpec {
+  kind: Kind;
+  column?: Column;
+  contactColumn?: 'name' | 'email' | 'phone_number';
+  values?: readonly string[];
+}
+
+export const FILTER_ATTRIBUTES: Record<string, AttributeSpec> = {
+  status: { kind: 'enum', column: 'conversations.status', values: STATUSES },
+  priority: { kind: 'enum', column: 'conversations.priority', values: PRIORITIES },
+  assignee_id: { kind: 'id', column: 'conversations.assignee_id' },
+  team_id: { kind: 'id', column: 'conversations.team_id' },
+  inbox_id: { kind: 'id', column: 'conversations.inbox_id' },
+  contact_id: { kind: 'id', column: 'conversations.contact_id' },
+  display_id: { kind: 'id', column: 'conversations.display_id' },
+  created_at: { kind: 'date', column: 'conversations.created_at' },
+  last_activity_at: { kind: 'date', column: 'conversations.last_activity_at' },
+  labels: { kind: 'labels' },
+  contact_name: { kind: 'contact_text', contactColumn: 'name' },
+  contact_email: { kind: 'contact_text', contactColumn: 'email' },
+  contact_phone_number: { kind: 'contact_text', contactColumn: 'phone_number' },
+};
+
+const PRESENCE: FilterOperator[] = ['is_present', 'is_not_present'];
+const OPERATORS_OF: Record<Kind, FilterOperator[]> = {
+  enum: ['equal_to', 'not_equal_to', ...PRESENCE],
+  id: ['equal_to', 'not_equal_to', 'is_greater_than', 'is_less_than', ...PRESENCE],
+  date: ['is_greater_than', 'is_less_than', 'days_before', ...PRESENCE],
+  labels: ['equal_to', 'not_equal_to', 'contains', 'does_not_contain', ...PRESENCE],
+  contact_text: ['equal_to', 'not_equal_to', 'contains', 'does_not_contain', 'starts_with', ...PRESENCE],
+};
+
+const NEVER = sql<SqlBool>`1 = 0`;
+const DAY_MS = 86_400_000;
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Validates every criterion (422 naming the bad key, operator or value) and returns the condition. */
+export function compileConversationFilter(criteria: readonly FilterCriterion[], options: FilterOptions): ConversationCondition {
+  const field = options.field ?? 'payload';
+  if (criteria.length === 0) throw invalidField(field, 'must contain at least one condition');
+  const conditions = criteria.map((c, i) => compileOne(c, `${field}.${i}`, options));
+  const joiners = criteria.slice(0, -1).map((c, i) => {
+    const op = (c.query_operator ?? 'and').toLowerCase();
+    if (op !== 'and' && op !== 'or') throw invalidField(`${field}.${i}.query_operator`, `'${c.query_operator}' is not supported (use AND or OR)`);
+    return op;
+  });
+  return (eb) => {
+    const groups: Expression<SqlBool>[][] = [[conditions[0](eb)]];
+    joiners.forEach((op, i) => {
+      if (op === 'or') groups.push([]);
+      groups[groups.length - 1].push(conditions[i + 1](eb));
+    });
+    return eb.or(groups.map((g) => eb.and(g)));
+  };
+}
+
+function compileOne(c: FilterCriterion, path: string, options: FilterOptions): ConversationCondition {
+  const spec = Object.hasOwn(FILTER_ATTRIBUTES, c.attribute_key) ? FILTER_ATTRIBUTES[c.attribute_key] : undefined;
+  if (!spec) throw invalidField(`${path}.attribute_key`, `'${c.attribute_key}' is not a supported attribute`);
+  const op = c.filter_operator as FilterOperator;
+  if (!(FILTER_OPERATORS as readonly string[]).includes(op)) {
+    throw invalidField(`${path}.filter_operator`, `'${c.filter_operator}' is not a supported operator`);
+  }
+  if (!OPERATORS_OF[spec.kind].includes(op)) {
+    throw invalidField(`${path}.filter_operator`, `'${op}' is not supported for '${c.attribute_key}'`);
+  }
+  const raw = (c.values ?? []).filter((v) => v !== null && v !== '');
+  const values = new ValueReader(raw, `${path}.values`);
+  if (op === 'is_present' || op === 'is_not_present') return presence(spec, op === 'is_present', options.accountId);
+  if (raw.length === 0) throw invalidField(`${path}.values`, 'must not be empty');
+
+  switch (spec.kind) {
+    case 'enum': {
+      const wanted = values.enums(spec.values!);
+      const nonNull = wanted.filter((v) => v !== 'none');
+      const withNull = wanted.includes('none');
+      return (eb) => (op === 'equal_to' ? inSet(eb, spec.column!, nonNull, withNull) : notInSet(eb, spec.column!, nonNull, withNull));
+    }
+    case 'id': {
+      const col = spec.column!;
+      if (op === 'is_greater_than' || op === 'is_less_than') {
+        const n = values.ids()[0];
+        return (eb) => eb(col, op === 'is_greater_than' ? '>' : '<', n);
+      }
+      const ids = values.ids();
+      return (eb) => (op === 'equal_to' ? inSet(eb, col, ids, false) : notInSet(eb, col, ids, false));
+    }
+    case 'date': {
+      const col = spec.column!;
+      if (op === 'days_before') {
+        const cutoff = (options.now ?? Date.now()) - values.days() * DAY_MS;
+        return (eb) => eb(col, '<', cutoff);
+      }
+      const at = values.instant();
+      return (eb) => eb(col, op === 'is_greater_than' ? '>' : '<', at);
+    }
+    case 'labels': {
+      const labels = values.strings().map((l) => l.toLowerCase());
+      const positive = op === 'equal_to' || op === 'contains';
+      return (eb) => {
+        const tagged = taggedWith(eb, options.accountId, labels);
+        return positive ? eb('conversations.id', 'in', tagged) : eb('conversations.id', 'not in', tagged);
+      };
+    }
+    case 'contact_text': {
+      const column = spec.contactColumn!;
+      const strings = values.strings();
+      const like = sql.raw(options.dialect === 'postgres' ? 'ilike' : 'like');
+      const negative = op === 'not_equal_to' || op === 'does_not_contain';
+      const match = (ceb: ExpressionBuilder<ChatDatabase, 'contacts'>) => {
+        if (op === 'equal_to' || op === 'not_equal_to') {
+          return ceb(ceb.fn('lower', [ceb.ref(`contacts.${column}`)]), 'in', strings.map((s) => s.toLowerCase()));
+        }
+        const pattern = (s: string) => (op === 'starts_with' ? `${escapeLike(s)}%` : `%${escapeLike(s)}%`);
+        return ceb.or(strings.map((s) => sql<SqlBool>`${ceb.ref(`contacts.${column}`)} ${like} ${pattern(s)} escape '\\'`));
+      };
+      return (eb) => {
+        const ids = eb.selectFrom('contacts').select('contacts.id').where('contacts.account_id', '=', options.accountId).where(match);
+        return eb('conversations.contact_id', negative ? 'not in' : 'in', ids);
+      };
+    }
+  }
+}
+
+function presence(spec: AttributeSpec, present: boolean, accountId: number): ConversationCondition {
+  if (spec.kind === 'labels') {
+    return (eb) => eb('conversations.id', present ? 'in' : 'not in', taggedWith(eb, accountId));
+  }
+  if (spec.kind === 'contact_text') {
+    const column = spec.contactColumn!;
+    return (eb) => {
+      const ids = eb
+        .selectFrom('contacts')
+        .select('contacts.id')
+        .where('contacts.account_id', '=', accountId)
+        .where(`contacts.${column}`, 'is not', null)
+        .where(`contacts.${column}`, '!=', '');
+      return eb('conversations.contact_id', present ? 'in' : 'not in', ids);
+    };
+  }
+  const col = spec.column!;
+  return (eb) => eb(col, present ? 'is not' : 'is', null);
+}
+
+function taggedWith(eb: EB, accountId: number, labels?: string[]) {
+  let query = eb
+    .selectFrom('taggings')
+    .select('taggings.taggable_id')
+    .where('taggings.account_id', '=', accountId)
+    .where('taggings.taggable_type', '=', 'Conversation');
+  if (labels) query = query.where('taggings.label', 'in', labels);
+  return query;
+}
+
+/** `col` is one of `values`, where `withNull` counts NULL as a value. */
+function inSet(eb: EB, col: Column, values: (string | number)[], withNull: boolean): Expression<SqlBool> {
+  const parts: Expression<SqlBool>[] = [];
+  if (values.length > 0) parts.push(eb(col, 'in', values));
+  if (withNull) parts.push(eb(col, 'is', null));
+  return parts.length > 0 ? eb.or(parts) : NEVER;
+}
+
+/** The negation of inSet that stays true (not NULL) for NULL columns. */
+function notInSet(eb: EB, col: Column, values: (string | number)[], withNull: boolean): Expression<SqlBool> {
+  const notIn = values.length > 0 ? [eb(col, 'not in', values)] : [];
+  if (withNull) return eb.and([eb(col, 'is not', null), ...notIn]);
+  return notIn.length > 0 ? eb.or([eb(col, 'is', null), ...notIn]) : eb(col, 'is', null);
+}
+
+/** Reads criterion values of one type, or answers 422 naming the values. */
+class ValueReader {
+  constructor(
+    private readonly raw: readonly unknown[],
+    private readonly path: string,
+  ) {}
+
+  private fail(message: string): never {
+    throw invalidField(this.path, message);
+  }
+
+  strings(): string[] {
+    const out = this.raw.map((v) => (typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : this.fail('must be strings')));
+    return out.filter((s) => s !== '').length > 0 ? out.filter((s) => s !== '') : this.fail('must not be empty');
+  }
+
+  enums(allowed: readonly string[]): string[] {
+    return this.strings().map((s) => {
+      const v = s.toLowerCase();
+      return allowed.includes(v) ? v : this.fail(`'${s}' is not one of ${allowed.join(', ')}`);
+    });
+  }
+
+  ids(): number[] {
+    return this.raw.map((v) => {
+      const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,10}$/.test(v.trim()) ? Number(v) : NaN;
+      return Number.isInteger(n) && n >= 0 && n <= 2147483647 ? n : this.fail('must be integer ids');
+    });
+  }
+
+  days(): number {
+    const n = this.ids()[0];
+    return n <= 36_500 ? n : this.fail('must be a number of days up to 36500');
+  }
+
+  /** An ISO 8601 date or time, or UNIX seconds, as epoch milliseconds. */
+  instant(): number {
+    const v = this.raw[0];
+    if (typeof v === 'number' && Number.isFinite(v)) return Math.round(v * 1000);
+    const ms = typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) ? Date.parse(v) : NaN;
+    return Number.isNaN(ms) ? this.fail('must be an ISO 8601 date or UNIX seconds') : ms;
+  }
+}

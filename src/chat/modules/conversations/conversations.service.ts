@@ -1,0 +1,219 @@
+import { emit } from '../../../core/events/outbox.js';
+import { invalidField, notFound } from '../../../core/http/errors.js';
+import { isAdmin, type AccountContext, type ChatDeps, type Q } from '../../context.js';
+import type { Conversation, ConversationStatus, ConversationUpdate, Message, Team } from '../../db/schema.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
+import type { AgentRow } from '../agents/agents.repository.js';
+import type { AgentsService } from '../agents/agents.service.js';
+import { normalizeLabelFilter } from '../contacts/contact-labels.service.js';
+import type { InboxesService } from '../inboxes/inboxes.service.js';
+import type { MessagesService } from '../messages/messages.service.js';
+import { ConversationBundles } from './conversation-bundles.js';
+import * as relations from './conversation-relations.repository.js';
+import { conversationEventPayload, type ChangedAttributes, type ConversationEventName } from './conversations.events.js';
+import { compileConversationFilter, type FilterCriterion } from './conversations.filter.js';
+import type { ConversationBundle, ConversationCounts } from './conversations.presenter.js';
+import * as repo from './conversations.repository.js';
+import type { ConversationListQuery, ConversationMetaQuery } from './conversations.schema.js';
+
+export const CONVERSATIONS_PER_PAGE = 25;
+
+export interface ConversationPage {
+  counts: ConversationCounts;
+  bundles: ConversationBundle[];
+}
+
+export interface NewConversation {
+  inboxId: number;
+  contactId: number;
+  contactInboxId: number;
+  status?: 'open' | 'pending';
+  assigneeId?: number | null;
+  teamId?: number | null;
+  additionalAttributes?: Record<string, unknown>;
+  customAttributes?: Record<string, unknown>;
+}
+
+export interface ConversationServices {
+  accounts: AccountsService;
+  inboxes: InboxesService;
+  agents: AgentsService;
+  messages: MessagesService;
+}
+
+const NO_COUNTS: ConversationCounts = { mine: 0, unassigned: 0, assigned: 0, all: 0 };
+
+/**
+ * Conversations of an account: access (agents only in their inboxes), lists, counts and filters,
+ * creation inside a caller's transaction, and the effects of messages on their conversation.
+ * Changes requested through the API (update, status, priority, labels, assignment) are in
+ * ConversationChangesService; both record their events through `emitEvent`.
+ */
+export class ConversationsService {
+  readonly bundles: ConversationBundles;
+
+  constructor(
+    private readonly deps: ChatDeps,
+    readonly services: ConversationServices,
+  ) {
+    this.bundles = new ConversationBundles(services.agents, services.messages);
+  }
+
+  /** A conversation of the account in an inbox the actor may see, by display id; 404 otherwise. */
+  async get(ctx: AccountContext, displayId: number, q: Q = this.deps.db): Promise<Conversation> {
+    const conversation = await repo.findByDisplayId(q, ctx.accountId, displayId);
+    if (!conversation) throw notFound('Conversation');
+    const visible = await this.services.inboxes.visibleInboxIds(ctx, q);
+    if (visible && !visible.includes(conversation.inbox_id)) throw notFound('Conversation');
+    return conversation;
+  }
+
+  async show(ctx: AccountContext, displayId: number): Promise<ConversationBundle> {
+    return this.bundles.loadOne(this.deps.db, await this.get(ctx, displayId));
+  }
+
+  /** 25 per page by last activity; counts honour every filter but `assignee_type`. */
+  async list(ctx: AccountContext, query: ConversationListQuery): Promise<ConversationPage> {
+    const assignee = query.assignee_type ?? 'all';
+    return this.page(ctx, this.listFilter(query), assignee === 'me' ? { userId: ctx.userId } : assignee, query.page);
+  }
+
+  async meta(ctx: AccountContext, query: ConversationMetaQuery): Promise<ConversationCounts> {
+    const scope = await this.scope(ctx);
+    if (!scope) return NO_COUNTS;
+    return repo.countConversations(this.deps.db, scope, this.listFilter(query), ctx.userId);
+  }
+
+  /** POST {A}/conversations/filter: whitelisted criteria (conversations.filter.ts), any status. */
+  async filter(ctx: AccountContext, criteria: FilterCriterion[], page: number): Promise<ConversationPage> {
+    const condition = compileConversationFilter(criteria, { accountId: ctx.accountId, dialect: this.deps.dialect });
+    return this.page(ctx, { condition }, 'all', page);
+  }
+
+  /**
+   * Inserts a conversation with the next display number, inside the caller's transaction, and
+   * records `conversation_created`. Inbox and contact inbox are already checked by the caller.
+   */
+  async createInTransaction(trx: Q, ctx: AccountContext, input: NewConversation): Promise<Conversation> {
+    if (input.assigneeId != null) await this.checkAssignee(trx, ctx, input.assigneeId, input.inboxId);
+    if (input.teamId != null) await this.checkTeam(trx, ctx.accountId, input.teamId);
+    const displayId = await this.services.accounts.nextConversationDisplayId(trx, ctx.accountId);
+    const now = Date.now();
+    const conversation = await repo.insertConversation(trx, {
+      account_id: ctx.accountId,
+      display_id: displayId,
+      uuid: crypto.randomUUID(),
+      inbox_id: input.inboxId,
+      contact_id: input.contactId,
+      contact_inbox_id: input.contactInboxId,
+      assignee_id: input.assigneeId ?? null,
+      team_id: input.teamId ?? null,
+      status: input.status ?? 'open',
+      priority: null,
+      snoozed_until: null,
+      additional_attributes: JSON.stringify(input.additionalAttributes ?? {}),
+      custom_attributes: JSON.stringify(input.customAttributes ?? {}),
+      last_activity_at: now,
+      first_reply_created_at: null,
+      waiting_since: null,
+      agent_last_seen_at: null,
+      assignee_last_seen_at: null,
+      contact_last_seen_at: null,
+      created_at: now,
+      updated_at: now,
+    });
+    await this.emitEvent(trx, 'conversation_created', conversation);
+    return conversation;
+  }
+
+  /**
+   * What a new message does to its conversation: last activity; an incoming message starts the
+   * wait (waiting_since), marks the contact active and reopens a resolved or snoozed conversation
+   * (unless muted); the first public reply of an agent or bot sets first_reply_created_at and an
+   * agent or bot reply ends the wait.
+   */
+  async recordMessageActivity(trx: Q, ctx: AccountContext, conversation: Conversation, message: Message): Promise<Conversation> {
+    const at = message.created_at;
+    const values: ConversationUpdate = { last_activity_at: at, updated_at: at };
+    if (message.message_type === 0) {
+      if (conversation.waiting_since === null) values.waiting_since = at;
+      await repo.touchContactActivity(trx, ctx.accountId, conversation.contact_id, at);
+      if ((conversation.status === 'resolved' || conversation.status === 'snoozed') && conversation.muted !== 1) {
+        values.status = 'open';
+        values.snoozed_until = null;
+      }
+    } else if (message.message_type === 1 && message.private === 0 && (message.sender_type === 'User' || message.sender_type === 'AgentBot')) {
+      if (conversation.first_reply_created_at === null) values.first_reply_created_at = at;
+      values.waiting_since = null;
+    }
+    const updated = await repo.updateConversation(trx, ctx.accountId, conversation.id, values);
+    if (updated.status !== conversation.status) await this.emitStatusChanged(trx, conversation.status, updated);
+    return updated;
+  }
+
+  /** Records `conversation_status_changed` with the status change. */
+  async emitStatusChanged(trx: Q, previous: ConversationStatus, updated: Conversation): Promise<void> {
+    await this.emitEvent(trx, 'conversation_status_changed', updated, [
+      { status: { previous_value: previous, current_value: updated.status } },
+    ]);
+  }
+
+  /** Records a conversation event with the full conversation object, in the caller's transaction. */
+  async emitEvent(trx: Q, name: ConversationEventName, conversation: Conversation, changed?: ChangedAttributes): Promise<void> {
+    const bundle = await this.bundles.loadOne(trx, conversation);
+    await emit(trx, { accountId: conversation.account_id, name, payload: conversationEventPayload(name, bundle, changed) });
+  }
+
+  /** The assignee must be an agent of the account and, unless an administrator, of the inbox (422). */
+  async checkAssignee(q: Q, ctx: AccountContext, userId: number, inboxId: number): Promise<AgentRow> {
+    const [agent] = await this.services.agents.byIds(q, ctx.accountId, [userId]);
+    if (!agent) throw invalidField('assignee_id', 'is not an agent of this account');
+    if (agent.role !== 'administrator') {
+      // The inboxes that user sees, asked as that user.
+      const visible = await this.services.inboxes.visibleInboxIds({ ...ctx, role: agent.role, userId: agent.id }, q);
+      if (visible && !visible.includes(inboxId)) throw invalidField('assignee_id', "is not a member of the conversation's inbox");
+    }
+    return agent;
+  }
+
+  async checkTeam(q: Q, accountId: number, teamId: number): Promise<Team> {
+    const [team] = await relations.teamsByIds(q, accountId, [teamId]);
+    if (!team) throw invalidField('team_id', 'is not a team of this account');
+    return team;
+  }
+
+  /** The actor's conversation scope, or null when they may see none (an agent without inboxes). */
+  private async scope(ctx: AccountContext): Promise<repo.ConversationScope | null> {
+    const inboxIds = isAdmin(ctx) ? null : await this.services.inboxes.visibleInboxIds(ctx);
+    if (inboxIds && inboxIds.length === 0) return null;
+    return { accountId: ctx.accountId, inboxIds };
+  }
+
+  private listFilter(query: ConversationMetaQuery): repo.ConversationListFilter {
+    const term = query.q?.trim();
+    const status = query.status ?? 'open';
+    return {
+      status: status === 'all' ? undefined : status,
+      inboxId: query.inbox_id,
+      teamId: query.team_id,
+      labels: normalizeLabelFilter(query.labels),
+      search: term ? { term, operator: this.deps.dialect === 'postgres' ? 'ilike' : 'like' } : undefined,
+    };
+  }
+
+  private async page(
+    ctx: AccountContext,
+    filter: repo.ConversationListFilter,
+    assignee: repo.AssigneeScope,
+    page: number,
+  ): Promise<ConversationPage> {
+    const scope = await this.scope(ctx);
+    if (!scope) return { counts: NO_COUNTS, bundles: [] };
+    const db = this.deps.db;
+    const [rows, counts] = await Promise.all([
+      repo.listConversations(db, scope, filter, assignee, { limit: CONVERSATIONS_PER_PAGE, offset: (page - 1) * CONVERSATIONS_PER_PAGE }),
+      repo.countConversations(db, scope, filter, ctx.userId),
+    ]);
+    return { counts, bundles: await this.bundles.load(db, ctx.accountId, rows) };
+  }
+}

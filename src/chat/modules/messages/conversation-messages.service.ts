@@ -1,0 +1,123 @@
+import { emit } from '../../../core/events/outbox.js';
+import { notFound } from '../../../core/http/errors.js';
+import { parseJsonObject } from '../../../core/time.js';
+import type { AccountContext, ChatDeps, Q } from '../../context.js';
+import type { Conversation } from '../../db/schema.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
+import { presentConversation, type ConversationBundle } from '../conversations/conversations.presenter.js';
+import type { ConversationsService } from '../conversations/conversations.service.js';
+import { messageEventPayload, type MessageEventName } from './messages.events.js';
+import type { MessageView } from './messages.presenter.js';
+import type { MessageInput, MessageListQuery } from './messages.schema.js';
+import type { MessagesService } from './messages.service.js';
+
+export interface ConversationMessagesOptions {
+  /**
+   * Called after commit with the storage keys of attachment rows removed by a message deletion,
+   * to remove the files. Failures are ignored: the rows are already gone.
+   */
+  onAttachmentsRemoved?: (storageKeys: string[]) => void | Promise<void>;
+}
+
+/**
+ * The messages of a conversation as the API sees them: resolves the conversation (with its access
+ * check), and keeps the conversation in step with its messages (activity, reopening) and the
+ * outbox (message_created, message_updated) in the same transaction.
+ */
+export class ConversationMessagesService {
+  constructor(
+    private readonly deps: ChatDeps,
+    private readonly conversations: ConversationsService,
+    private readonly messages: MessagesService,
+    private readonly accounts: AccountsService,
+    private readonly options: ConversationMessagesOptions = {},
+  ) {}
+
+  /** A window of messages (see MessagesService.window) with the conversation for `meta`. */
+  async list(ctx: AccountContext, displayId: number, query: MessageListQuery): Promise<{ bundle: ConversationBundle; views: MessageView[] }> {
+    const db = this.deps.db;
+    const conversation = await this.conversations.get(ctx, displayId);
+    const [bundle, views] = await Promise.all([
+      this.conversations.bundles.loadOne(db, conversation, { messages: false }),
+      this.messages.window(db, conversation, query),
+    ]);
+    return { bundle, views };
+  }
+
+  async create(ctx: AccountContext, displayId: number, input: MessageInput): Promise<MessageView> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const conversation = await this.conversations.get(ctx, displayId, trx);
+      return (await this.createInTransaction(trx, ctx, conversation, input)).view;
+    });
+  }
+
+  /**
+   * Creates a message in the caller's transaction: the row, its effect on the conversation (which
+   * may record conversation_status_changed), then `message_created` with the updated conversation.
+   */
+  async createInTransaction(
+    trx: Q,
+    ctx: AccountContext,
+    conversation: Conversation,
+    input: MessageInput,
+  ): Promise<{ view: MessageView; conversation: Conversation }> {
+    const view = await this.messages.insert(trx, ctx, conversation, input);
+    const updated = await this.conversations.recordMessageActivity(trx, ctx, conversation, view.message);
+    await this.emitMessageEvent(trx, 'message_created', view, updated);
+    return { view, conversation: updated };
+  }
+
+  /** Soft delete; records `message_updated` with the changed content. Returns the message. */
+  async softDelete(ctx: AccountContext, displayId: number, messageId: number): Promise<{ view: MessageView; removedStorageKeys: string[] }> {
+    const result = await this.deps.db.transaction().execute(async (trx) => {
+      const conversation = await this.conversations.get(ctx, displayId, trx);
+      const deleted = await this.messages.softDelete(trx, conversation, messageId);
+      if (deleted.changed) {
+        const after = deleted.view.message;
+        await this.emitMessageEvent(trx, 'message_updated', deleted.view, conversation, [
+          { content: { previous_value: deleted.before.content, current_value: after.content } },
+          {
+            content_attributes: {
+              previous_value: parseJsonObject(deleted.before.content_attributes),
+              current_value: parseJsonObject(after.content_attributes),
+            },
+          },
+        ]);
+      }
+      return deleted;
+    });
+    if (result.removedStorageKeys.length > 0 && this.options.onAttachmentsRemoved) {
+      try {
+        await this.options.onAttachmentsRemoved(result.removedStorageKeys);
+      } catch {
+        // The rows are gone and the response stands; orphaned files are only wasted space.
+      }
+    }
+    return { view: result.view, removedStorageKeys: result.removedStorageKeys };
+  }
+
+  private async emitMessageEvent(
+    trx: Q,
+    name: MessageEventName,
+    view: MessageView,
+    conversation: Conversation,
+    changed?: Record<string, { previous_value: unknown; current_value: unknown }>[],
+  ): Promise<void> {
+    const [account, bundle] = await Promise.all([
+      this.accounts.find(trx, conversation.account_id),
+      this.conversations.bundles.loadOne(trx, conversation),
+    ]);
+    if (!account) throw notFound('Account');
+    const payload = messageEventPayload(
+      name,
+      view,
+      {
+        account: { id: account.id, name: account.name },
+        inbox: bundle.inbox ?? { id: conversation.inbox_id, name: '' },
+        conversation: presentConversation(bundle),
+      },
+      { changed_attributes: changed },
+    );
+    await emit(trx, { accountId: conversation.account_id, name, payload });
+  }
+}

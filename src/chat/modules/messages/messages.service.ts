@@ -1,0 +1,192 @@
+import { invalidField, notFound } from '../../../core/http/errors.js';
+import { parseJsonObject } from '../../../core/time.js';
+import type { AccountContext, ChatDeps, Q } from '../../context.js';
+import type { Conversation, Message, SenderType } from '../../db/schema.js';
+import { deleteAttachmentsOfMessage } from './attachments.repository.js';
+import type { MessageAttachment, MessageSender, MessageView } from './messages.presenter.js';
+import * as repo from './messages.repository.js';
+import {
+  MAX_CONTENT_ATTRIBUTES_CHARS,
+  MESSAGE_TYPE_CODES,
+  type MessageInput,
+  type MessageListQuery,
+} from './messages.schema.js';
+
+export const DELETED_MESSAGE_CONTENT = 'This message was deleted';
+const LATEST_PAGE = 20;
+const AFTER_PAGE = 100;
+
+/** The message side of a conversation, as its list entry shows it. */
+export interface ConversationMessageStats {
+  last: MessageView | null;
+  lastNonActivity: MessageView | null;
+  unreadCount: number;
+}
+
+export interface SoftDeleteResult {
+  before: Message;
+  view: MessageView;
+  /** False when the message was already deleted (nothing was written). */
+  changed: boolean;
+  /** Storage keys of the attachment rows removed with the message, for file removal after commit. */
+  removedStorageKeys: string[];
+}
+
+/**
+ * Messages as records: validation, insertion, windows of a conversation, soft deletion, and the
+ * loading of what their responses show (senders, attachments) for a whole page at once. It takes
+ * conversation rows that its callers have already resolved and checked access to; the effects of
+ * a message on its conversation belong to ConversationMessagesService.
+ */
+export class MessagesService {
+  constructor(private readonly deps: ChatDeps) {}
+
+  /**
+   * The attachment objects of a page of messages, in one call. Returns none here: the lead wires
+   * it to the attachments repository and presenter when multipart uploads are integrated.
+   */
+  async attachmentsFor(_q: Q, _accountId: number, _messageIds: number[]): Promise<MessageAttachment[]> {
+    return [];
+  }
+
+  /** Views of messages (all of one account) with their senders and attachments: a few queries in all. */
+  async views(q: Q, accountId: number, messages: Message[], displayIdOf: (conversationId: number) => number): Promise<MessageView[]> {
+    if (messages.length === 0) return [];
+    const idsOf = (type: SenderType) => [
+      ...new Set(messages.filter((m) => m.sender_type === type && m.sender_id !== null).map((m) => m.sender_id as number)),
+    ];
+    const [contacts, users, bots, attachments] = await Promise.all([
+      repo.contactSenders(q, accountId, idsOf('Contact')),
+      repo.userSenders(q, accountId, idsOf('User')),
+      repo.botSenders(q, accountId, idsOf('AgentBot')),
+      this.attachmentsFor(q, accountId, messages.map((m) => m.id)),
+    ]);
+    const contactById = new Map(contacts.map((c) => [c.id, c]));
+    const userById = new Map(users.map((u) => [u.id, u]));
+    const botById = new Map(bots.map((b) => [b.id, b]));
+    const attachmentsByMessage = new Map<number, MessageAttachment[]>();
+    for (const a of attachments) attachmentsByMessage.set(a.message_id, [...(attachmentsByMessage.get(a.message_id) ?? []), a]);
+    const senderOf = (m: Message): MessageSender | null => {
+      if (m.sender_id === null) return null;
+      const id = m.sender_id;
+      if (m.sender_type === 'Contact') return contactById.has(id) ? { type: 'contact', contact: contactById.get(id)! } : null;
+      if (m.sender_type === 'User') return userById.has(id) ? { type: 'user', user: userById.get(id)! } : null;
+      if (m.sender_type === 'AgentBot') return botById.has(id) ? { type: 'agent_bot', bot: botById.get(id)! } : null;
+      return null;
+    };
+    return messages.map((message) => ({
+      message,
+      conversationDisplayId: displayIdOf(message.conversation_id),
+      sender: senderOf(message),
+      attachments: attachmentsByMessage.get(message.id) ?? [],
+    }));
+  }
+
+  /** The latest 20 messages, oldest first; the 20 before `before`; or up to 100 after `after`. */
+  async window(q: Q, conversation: Conversation, query: MessageListQuery): Promise<MessageView[]> {
+    const rows = await repo.messageWindow(q, conversation.account_id, conversation.id, {
+      before: query.before,
+      after: query.after,
+      limit: query.after !== undefined ? AFTER_PAGE : LATEST_PAGE,
+    });
+    return this.views(q, conversation.account_id, rows, () => conversation.display_id);
+  }
+
+  /** Last message, last non-activity message and unread count of each conversation of a page. */
+  async statsFor(q: Q, accountId: number, conversations: Conversation[]): Promise<Map<number, ConversationMessageStats>> {
+    const out = new Map<number, ConversationMessageStats>();
+    const stats = await repo.conversationMessageStats(q, accountId, conversations.map((c) => c.id));
+    const ids = new Set<number>();
+    for (const s of stats) {
+      if (s.last_id !== null) ids.add(Number(s.last_id));
+      if (s.last_non_activity_id !== null) ids.add(Number(s.last_non_activity_id));
+    }
+    const displayIds = new Map(conversations.map((c) => [c.id, c.display_id]));
+    const views = await this.views(q, accountId, await repo.messagesByIds(q, accountId, [...ids]), (id) => displayIds.get(id) ?? 0);
+    const viewById = new Map(views.map((v) => [v.message.id, v]));
+    for (const s of stats) {
+      out.set(s.conversation_id, {
+        last: s.last_id === null ? null : (viewById.get(Number(s.last_id)) ?? null),
+        lastNonActivity: s.last_non_activity_id === null ? null : (viewById.get(Number(s.last_non_activity_id)) ?? null),
+        unreadCount: Number(s.unread_count ?? 0),
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Validates and inserts a message in the caller's transaction. The sender follows the type:
+   * incoming messages come from the conversation's contact, outgoing and template messages from
+   * the calling user or bot, activities from no one.
+   */
+  async insert(trx: Q, ctx: AccountContext, conversation: Conversation, input: MessageInput): Promise<MessageView> {
+    const type = input.message_type ?? 'outgoing';
+    const isPrivate = input.private ?? false;
+    const attributes = input.content_attributes ?? {};
+    const hasContent = typeof input.content === 'string' && input.content.trim() !== '';
+    const hasAttachments = (input.attachmentCount ?? 0) > 0;
+    const contentType = input.content_type ?? 'text';
+    const structured = contentType !== 'text' && Object.keys(attributes).length > 0;
+    if (!hasContent && !hasAttachments && !structured) throw invalidField('content', "can't be blank");
+    if (isPrivate && type !== 'outgoing' && type !== 'activity') {
+      throw invalidField('private', 'is only allowed on outgoing messages and activities');
+    }
+    if (JSON.stringify(attributes).length > MAX_CONTENT_ATTRIBUTES_CHARS) {
+      throw invalidField('content_attributes', `is too large (maximum is ${MAX_CONTENT_ATTRIBUTES_CHARS} characters as JSON)`);
+    }
+    let senderType: SenderType | null = null;
+    let senderId: number | null = null;
+    if (type === 'incoming') {
+      senderType = 'Contact';
+      senderId = conversation.contact_id;
+    } else if (type !== 'activity') {
+      if (ctx.actor.type === 'user') [senderType, senderId] = ['User', ctx.actor.user.id];
+      else if (ctx.actor.type === 'bot') [senderType, senderId] = ['AgentBot', ctx.actor.bot.id];
+    }
+    const now = Date.now();
+    const message = await repo.insertMessage(trx, {
+      account_id: conversation.account_id,
+      conversation_id: conversation.id,
+      inbox_id: conversation.inbox_id,
+      content: hasContent ? (input.content as string) : (input.content ?? null),
+      message_type: MESSAGE_TYPE_CODES[type],
+      content_type: contentType,
+      content_attributes: JSON.stringify(attributes),
+      additional_attributes: '{}',
+      private: isPrivate ? 1 : 0,
+      status: 'sent',
+      source_id: input.source_id ?? null,
+      echo_id: input.echo_id ?? null,
+      sender_type: senderType,
+      sender_id: senderId,
+      created_at: now,
+      updated_at: now,
+    });
+    const [view] = await this.views(trx, conversation.account_id, [message], () => conversation.display_id);
+    return view;
+  }
+
+  /**
+   * Soft delete (Chatwoot): the content becomes "This message was deleted", `content_attributes`
+   * becomes `{deleted: true}`, and the attachment rows go. Deleting twice changes nothing.
+   */
+  async softDelete(trx: Q, conversation: Conversation, messageId: number): Promise<SoftDeleteResult> {
+    const accountId = conversation.account_id;
+    const before = await repo.findMessage(trx, accountId, conversation.id, messageId);
+    if (!before) throw notFound('Message');
+    const alreadyDeleted = parseJsonObject(before.content_attributes).deleted === true;
+    let after = before;
+    let removedStorageKeys: string[] = [];
+    if (!alreadyDeleted) {
+      removedStorageKeys = await deleteAttachmentsOfMessage(trx, accountId, before.id);
+      after = await repo.updateMessage(trx, accountId, before.id, {
+        content: DELETED_MESSAGE_CONTENT,
+        content_type: 'text',
+        content_attributes: JSON.stringify({ deleted: true }),
+        updated_at: Date.now(),
+      });
+    }
+    const [view] = await this.views(trx, accountId, [after], () => conversation.display_id);
+    return { before, view, changed: !alreadyDeleted, removedStorageKeys };
+  }
+}
