@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { createBaseApp, type App } from '../core/http/app-base.js';
 import { chatErrorBody } from '../core/http/error-handler.js';
 import { registerMultipart } from '../core/http/multipart.js';
+import { createLocalFileStore } from '../core/storage/file-store.js';
 import { authPlugin } from './auth/auth.plugin.js';
 import { createChatServices } from './container.js';
 import type { ChatDeps } from './context.js';
@@ -11,7 +12,7 @@ import { chatRoutes } from './routes.js';
 
 export const CHAT_VERSION = '0.1.0';
 
-export interface ChatAppOptions extends ChatDeps {
+export interface ChatAppOptions extends Omit<ChatDeps, 'fileStore'> {
   logger: FastifyServerOptions['logger'] | FastifyBaseLogger;
 }
 
@@ -20,7 +21,12 @@ export interface ChatAppOptions extends ChatDeps {
  * and tests (test/helpers). The database must already be migrated.
  */
 export async function buildChatApp(options: ChatAppOptions): Promise<App> {
-  const deps: ChatDeps = { db: options.db, dialect: options.dialect, config: options.config };
+  const deps: ChatDeps = {
+    db: options.db,
+    dialect: options.dialect,
+    config: options.config,
+    fileStore: createLocalFileStore(options.config.dataDir),
+  };
   const app = await createBaseApp({
     title: 'Ponte conversation service',
     description: 'Inboxes, contacts, conversations and messages; shaped after the Chatwoot API.',

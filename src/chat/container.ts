@@ -1,4 +1,3 @@
-import { createLocalFileStore } from '../core/storage/file-store.js';
 import type { ChatDeps } from './context.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AgentBotsService } from './modules/agent-bots/agent-bots.service.js';
@@ -24,25 +23,27 @@ import { PlatformService } from './platform/platform.service.js';
  */
 export function createChatServices(deps: ChatDeps) {
   // Uploaded files (<DATA_DIR>/uploads): readMultipart writes them, attachment rows point at them.
-  const fileStore = createLocalFileStore(deps.config.dataDir);
+  const fileStore = deps.fileStore;
   const attachmentFiles = new AttachmentFilesService(deps, fileStore);
   const users = new UsersService(deps);
   const accounts = new AccountsService(deps);
-  const inboxes = new InboxesService(deps);
+  const inboxes = new InboxesService(deps, attachmentFiles);
   const agentBots = new AgentBotsService(deps, inboxes);
-  const platform = new PlatformService(deps, users, agentBots);
+  const platform = new PlatformService(deps, users, agentBots, attachmentFiles);
   const profile = new ProfileService(deps, users, platform);
   const agents = new AgentsService(deps, users, accounts);
   const teams = new TeamsService(deps, agents);
   const inboxMembers = new InboxMembersService(deps, inboxes, agents);
-  const contacts = new ContactsService(deps, accounts, inboxes);
+  const contacts = new ContactsService(deps, accounts, inboxes, attachmentFiles);
   const contactLabels = new ContactLabelsService(deps, contacts);
   // Messages (records) sit below conversations (which show their last messages); the use cases
   // that need both (posting in a conversation, starting one) sit above them.
   const messages = new MessagesService(deps);
   const conversations = new ConversationsService(deps, { accounts, inboxes, agents, messages });
   const conversationChanges = new ConversationChangesService(deps, conversations, teams);
-  const conversationMessages = new ConversationMessagesService(deps, conversations, messages, accounts);
+  const conversationMessages = new ConversationMessagesService(deps, conversations, messages, accounts, {
+    onAttachmentsRemoved: (keys) => fileStore.remove(keys),
+  });
   const startConversation = new StartConversation(deps, { inboxes, contacts, conversations, conversationMessages });
   return {
     users, accounts, platform, profile, inboxes, agentBots, contacts, contactLabels, agents, teams, inboxMembers, fileStore, attachmentFiles,

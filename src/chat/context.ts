@@ -1,13 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { DialectName } from '../core/db/database.js';
+import type { FileStore } from '../core/storage/file-store.js';
 import type { AccountRole, AgentBot, ChatDatabase, User } from './db/schema.js';
 
-/** What every chat service gets: the database, its dialect and the configuration. */
+/** What every chat service gets: the database, its dialect, the configuration, the file store. */
 export interface ChatDeps {
   readonly db: Kysely<ChatDatabase>;
   readonly dialect: DialectName;
   readonly config: Config;
+  /** Uploaded files under DATA_DIR/uploads; rows point at them by storage key. */
+  readonly fileStore: FileStore;
 }
 
 /** Executor accepted by repositories: the root handle or an open transaction. */

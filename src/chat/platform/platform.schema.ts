@@ -35,7 +35,6 @@ export const PlatformAccount = Type.Object(
     features: Type.Record(Type.String(), Type.Boolean()),
     created_at: Type.String(),
   },
-  { $id: 'PlatformAccount' },
 );
 
 export const UserBody = Type.Object({
@@ -63,7 +62,6 @@ export const PlatformUser = Type.Object(
     confirmed: Type.Boolean(),
     accounts: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), role: Type.String() })),
   },
-  { $id: 'PlatformUser' },
 );
 
 export const AccountUserBody = Type.Object({

@@ -3,6 +3,7 @@ import { randomToken, sha256Hex } from '../../core/security/tokens.js';
 import type { ChatDeps, Q } from '../context.js';
 import type { Account, AccountRole, User } from '../db/schema.js';
 import * as accounts from '../modules/accounts/accounts.repository.js';
+import type { AttachmentFilesService } from '../modules/attachments-files/attachments-files.service.js';
 import type { AgentBotsService } from '../modules/agent-bots/agent-bots.service.js';
 import type { AgentBotBody, AgentBotPatch } from '../modules/agent-bots/agent-bots.schema.js';
 import type { UsersService } from '../modules/users/users.service.js';
@@ -20,6 +21,7 @@ export class PlatformService {
     private readonly deps: ChatDeps,
     private readonly users: UsersService,
     private readonly agentBots: AgentBotsService,
+    private readonly attachmentFiles: AttachmentFilesService,
   ) {}
 
   private async ownedAccount(q: Q, appId: number, accountId: number): Promise<Account> {
@@ -73,13 +75,16 @@ export class PlatformService {
     });
   }
 
-  /** Removes the account and, through foreign keys, everything it owns. */
+  /** Removes the account and, through foreign keys, everything it owns; then its files. */
   async deleteAccount(appId: number, accountId: number): Promise<void> {
-    await this.deps.db.transaction().execute(async (trx) => {
+    const storageKeys = await this.deps.db.transaction().execute(async (trx) => {
       const account = await this.ownedAccount(trx, appId, accountId);
+      const keys = await this.attachmentFiles.keysOfAccount(trx, account.id);
       await accounts.deleteAccount(trx, account.id);
       await repo.revokeAll(trx, 'Account', account.id);
+      return keys;
     });
+    await this.attachmentFiles.removeFiles(storageKeys);
   }
 
   async listAccountUsers(appId: number, accountId: number) {

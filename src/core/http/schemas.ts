@@ -15,7 +15,7 @@ export const ChatErrorBody = Type.Object(
     code: Type.String(),
     details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
   },
-  { $id: 'ChatError', description: 'Error body of the conversation service' },
+  { description: 'Error body of the conversation service' },
 );
 
 export const PageQuery = Type.Integer({ minimum: 1, maximum: 100000, default: 1 });

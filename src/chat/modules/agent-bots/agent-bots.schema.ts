@@ -26,7 +26,6 @@ export const AgentBotSchema = Type.Object(
     access_token: Type.Optional(Type.String()),
     created_at: Type.String(),
   },
-  { $id: 'AgentBot' },
 );
 
 export const SetInboxBotBody = Type.Object({ agent_bot: Nullable(Type.Integer({ minimum: 1, maximum: 2147483647 })) });

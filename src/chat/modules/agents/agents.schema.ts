@@ -53,7 +53,6 @@ export const AgentSchema = Type.Object(
     thumbnail: Type.String(),
     custom_role_id: Nullable(Type.Integer()),
   },
-  { $id: 'Agent' },
 );
 
 /** `user_ids` of the team and inbox member endpoints. */

@@ -2,8 +2,8 @@ import type { Readable } from 'node:stream';
 import { HttpError, notFound } from '../../../core/http/errors.js';
 import { isInlineKind, type FileKind } from '../../../core/storage/file-formats.js';
 import { isStorageKey, sanitizeFileName, type ByteRange, type FileStore } from '../../../core/storage/file-store.js';
-import type { ChatDeps } from '../../context.js';
-import { findAttachmentByStorageKey } from '../messages/attachments.repository.js';
+import type { ChatDeps, Q } from '../../context.js';
+import * as attachments from '../messages/attachments.repository.js';
 
 export interface AttachmentFile {
   contentType: string;
@@ -28,9 +28,30 @@ export class AttachmentFilesService {
     private readonly store: FileStore,
   ) {}
 
+  /**
+   * Storage keys of the attachments that deleting an account, an inbox or a contact takes with
+   * it. Read them inside the deleting transaction; remove the files after it commits.
+   */
+  keysOfAccount(q: Q, accountId: number) {
+    return attachments.storageKeysOfAccount(q, accountId);
+  }
+
+  keysOfInbox(q: Q, accountId: number, inboxId: number) {
+    return attachments.storageKeysOfInbox(q, accountId, inboxId);
+  }
+
+  keysOfContact(q: Q, accountId: number, contactId: number) {
+    return attachments.storageKeysOfContact(q, accountId, contactId);
+  }
+
+  /** Removes files whose rows are gone (missing files are ignored). */
+  removeFiles(storageKeys: string[]) {
+    return this.store.remove(storageKeys);
+  }
+
   async open(storageKey: string, fileName: string, rangeHeader: string | undefined): Promise<AttachmentFile> {
     if (!isStorageKey(storageKey)) throw notFound('File');
-    const row = await findAttachmentByStorageKey(this.deps.db, storageKey);
+    const row = await attachments.findAttachmentByStorageKey(this.deps.db, storageKey);
     if (!row || sanitizeFileName(row.file_name) !== fileName) throw notFound('File');
     const blob = await this.store.openRead(storageKey, (size) => (rangeHeader ? parseRange(rangeHeader, size) : null));
     if (!blob) throw notFound('File');

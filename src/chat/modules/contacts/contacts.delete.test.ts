@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { call, client } from '../../../../test/helpers/http.js';
 import { newAccount, newAgent, newContact, newInbox, type TestAccount } from '../../../../test/helpers/factories.js';
-import { storageKeysOfContact } from './contacts.repository.js';
+import { storageKeysOfContact } from '../messages/attachments.repository.js';
 
 let t: ChatTestApp;
 beforeAll(async () => {
@@ -87,13 +87,6 @@ describe('DELETE {A}/contacts/:id', () => {
     expect(await storageKeysOfContact(t.db, account.id, kept)).toEqual([`k-kept-${account.id}`]);
     expect((await client(t.app, account.admin.token).get(`${account.path}/contacts/${doomed}`)).status).toBe(404);
     expect((await client(t.app, account.admin.token).get(`${account.path}/contacts/${kept}/labels`)).body).toEqual({ payload: ['vip'] });
-  });
-
-  it('storageKeysOfContact sees only that account', async () => {
-    const account = await newAccount(t);
-    const other = await newAccount(t);
-    const id = await contactWithHistory(account, (await newInbox(t, account)).id, `k-scoped-${account.id}`);
-    expect(await storageKeysOfContact(t.db, other.id, id)).toEqual([]);
   });
 
   it('is for administrators only (403 for agents), 404 across accounts, 401 without a token', async () => {

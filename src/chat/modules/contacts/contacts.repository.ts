@@ -36,26 +36,17 @@ export async function updateContact(q: Q, accountId: number, id: number, values:
 }
 
 /** Deletes the contact; its contact inboxes, conversations, messages and attachments rows cascade. */
+/** Deletes the contact; its conversations cascade, and their labels (no foreign key) go first. */
 export async function deleteContact(q: Q, accountId: number, id: number) {
-  await q.deleteFrom('contacts').where('account_id', '=', accountId).where('id', '=', id).execute();
-}
-
-/**
- * Storage keys of the attachments of every message in the contact's conversations. Read them
- * before deleting the contact (the rows cascade away with it) to remove the files afterwards.
- */
-export async function storageKeysOfContact(q: Q, accountId: number, contactId: number): Promise<string[]> {
-  const rows = await q
-    .selectFrom('conversations')
-    .innerJoin('messages', 'messages.conversation_id', 'conversations.id')
-    .innerJoin('attachments', 'attachments.message_id', 'messages.id')
-    .select('attachments.storage_key as storage_key')
-    .where('conversations.account_id', '=', accountId)
-    .where('conversations.contact_id', '=', contactId)
-    .where('messages.account_id', '=', accountId)
-    .where('attachments.account_id', '=', accountId)
+  await q
+    .deleteFrom('taggings')
+    .where('account_id', '=', accountId)
+    .where('taggable_type', '=', 'Conversation')
+    .where('taggable_id', 'in', (eb) =>
+      eb.selectFrom('conversations').select('conversations.id').where('conversations.account_id', '=', accountId).where('conversations.contact_id', '=', id),
+    )
     .execute();
-  return rows.map((r) => r.storage_key);
+  await q.deleteFrom('contacts').where('account_id', '=', accountId).where('id', '=', id).execute();
 }
 
 export interface ContactListFilter {

@@ -89,7 +89,6 @@ export const ContactSchema = Type.Object(
     created_at: Type.Integer({ description: 'UNIX seconds' }),
     contact_inboxes: Type.Array(ContactInboxSchema),
   },
-  { $id: 'Contact' },
 );
 
 export const ContactPage = Type.Object({

@@ -5,6 +5,7 @@ import { parseJsonObject } from '../../../core/time.js';
 import type { AccountContext, ChatDeps, Q } from '../../context.js';
 import type { Contact, ContactInbox, Inbox } from '../../db/schema.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
+import type { AttachmentFilesService } from '../attachments-files/attachments-files.service.js';
 import type { InboxesService } from '../inboxes/inboxes.service.js';
 import { normalizeLabelFilter } from './contact-labels.service.js';
 import * as inboxRepo from './contact-inboxes.repository.js';
@@ -61,6 +62,7 @@ export class ContactsService {
     private readonly deps: ChatDeps,
     private readonly accounts: AccountsService,
     private readonly inboxes: InboxesService,
+    private readonly attachmentFiles: AttachmentFilesService,
   ) {}
 
   /** A contact of the account; 404 for unknown ids and ids of other accounts. */
@@ -179,17 +181,19 @@ export class ContactsService {
 
   /**
    * Deletes the contact with its labels; contact inboxes, conversations, messages and attachment
-   * rows go with it (foreign keys). Returns the storage keys of those attachments, read before
-   * the delete, so the caller can remove the files once the transaction has committed.
+   * rows go with it (foreign keys). The attachment files are removed once the transaction has
+   * committed (a rolled-back delete never loses a file). Returns their storage keys.
    */
   async delete(ctx: AccountContext, id: number): Promise<{ storageKeys: string[] }> {
-    return this.deps.db.transaction().execute(async (trx) => {
+    const result = await this.deps.db.transaction().execute(async (trx) => {
       await this.get(ctx, id, trx);
-      const storageKeys = await repo.storageKeysOfContact(trx, ctx.accountId, id);
+      const storageKeys = await this.attachmentFiles.keysOfContact(trx, ctx.accountId, id);
       await labelsRepo.deleteTaggings(trx, ctx.accountId, 'Contact', [id]);
       await repo.deleteContact(trx, ctx.accountId, id);
       return { storageKeys };
     });
+    await this.attachmentFiles.removeFiles(result.storageKeys);
+    return result;
   }
 
   /** Puts the contact in an inbox the actor may see (`POST {A}/contacts/:id/contact_inboxes`). */

@@ -123,7 +123,7 @@ export const TeamSummarySchema = Type.Object({
   account_id: Type.Integer(),
 });
 
-/** The agent shape (agents.schema.ts) without its `$id`, as it appears twice in one conversation. */
+/** The agent shape (agents.schema.ts), as a conversation shows its assignee. */
 export const AssigneeSchema = Type.Object(AgentSchema.properties);
 
 const Unix = Nullable(Type.Integer({ description: 'UNIX seconds' }));

@@ -35,7 +35,20 @@ export async function updateInbox(q: Q, accountId: number, id: number, values: U
     .executeTakeFirst();
 }
 
+/**
+ * Deletes the inbox; conversations, messages, attachments rows and memberships cascade with it.
+ * Labels have no foreign key (they label contacts or conversations), so the conversations'
+ * labels are removed here first.
+ */
 export async function deleteInbox(q: Q, accountId: number, id: number) {
+  await q
+    .deleteFrom('taggings')
+    .where('account_id', '=', accountId)
+    .where('taggable_type', '=', 'Conversation')
+    .where('taggable_id', 'in', (eb) =>
+      eb.selectFrom('conversations').select('conversations.id').where('conversations.account_id', '=', accountId).where('conversations.inbox_id', '=', id),
+    )
+    .execute();
   await q.deleteFrom('inboxes').where('account_id', '=', accountId).where('id', '=', id).execute();
 }
 

@@ -78,5 +78,4 @@ export const InboxSchema = Type.Object(
     channel: JsonObject,
     created_at: Type.String(),
   },
-  { $id: 'Inbox' },
 );

@@ -3,6 +3,7 @@ import { randomToken } from '../../../core/security/tokens.js';
 import { parseJsonObject } from '../../../core/time.js';
 import { isAdmin, type AccountContext, type ChatDeps, type Q } from '../../context.js';
 import type { Inbox } from '../../db/schema.js';
+import type { AttachmentFilesService } from '../attachments-files/attachments-files.service.js';
 import * as repo from './inboxes.repository.js';
 import { CHANNEL_REQUIRED_FIELD, CHANNEL_TYPES, type ChannelKind, type InboxCreateBody, type InboxUpdateBody } from './inboxes.schema.js';
 
@@ -21,7 +22,10 @@ function checkUrl(field: string, value: unknown) {
 
 /** Inboxes: one per channel; agents see only the inboxes they are members of. */
 export class InboxesService {
-  constructor(private readonly deps: ChatDeps) {}
+  constructor(
+    private readonly deps: ChatDeps,
+    private readonly attachmentFiles: AttachmentFilesService,
+  ) {}
 
   /** The inbox ids the actor may see, or `null` for all of them (administrators). */
   async visibleInboxIds(ctx: AccountContext, q: Q = this.deps.db): Promise<number[] | null> {
@@ -106,12 +110,18 @@ export class InboxesService {
     });
   }
 
-  /** Deletes the inbox; its conversations, messages and memberships go with it (foreign keys). */
+  /**
+   * Deletes the inbox; its conversations, messages, attachments and memberships go with it
+   * (foreign keys), and the attachment files once the transaction has committed.
+   */
   async delete(ctx: AccountContext, id: number): Promise<void> {
-    await this.deps.db.transaction().execute(async (trx) => {
+    const storageKeys = await this.deps.db.transaction().execute(async (trx) => {
       const inbox = await repo.findInbox(trx, ctx.accountId, id);
       if (!inbox) throw notFound('Inbox');
+      const keys = await this.attachmentFiles.keysOfInbox(trx, ctx.accountId, id);
       await repo.deleteInbox(trx, ctx.accountId, id);
+      return keys;
     });
+    await this.attachmentFiles.removeFiles(storageKeys);
   }
 }

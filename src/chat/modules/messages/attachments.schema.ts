@@ -15,6 +15,5 @@ export const AttachmentSchema = Type.Object(
     width: Type.Null(),
     height: Type.Null(),
   },
-  { $id: 'Attachment' },
 );
 export type AttachmentView = Static<typeof AttachmentSchema>;

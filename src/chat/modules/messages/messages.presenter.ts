@@ -1,3 +1,4 @@
+import type { AttachmentView } from './attachments.schema.js';
 import { parseJsonObject, toUnix } from '../../../core/time.js';
 import type { AgentBot, Contact, Message } from '../../db/schema.js';
 import type { userSenders } from './messages.repository.js';
@@ -10,12 +11,8 @@ export type MessageSender =
   | { type: 'user'; user: UserSenderRow }
   | { type: 'agent_bot'; bot: AgentBot };
 
-/** An attachment as the attachments presenter renders it (Chatwoot's push_event_data). */
-export interface MessageAttachment {
-  id: number;
-  message_id: number;
-  [field: string]: unknown;
-}
+/** An attachment as the attachments presenter renders it (Chatwoot's shape). */
+export type MessageAttachment = AttachmentView;
 
 /** A message with what its response needs, loaded for a whole page at once. */
 export interface MessageView {

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ChatErrorBody, IdParam, JsonObject, Nullable } from '../../../core/http/schemas.js';
+import { discardOnFailure, jsonOrMultipartBody, readJsonOrMultipart } from '../../../core/http/multipart.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
 import type { ChatRoutes } from '../../routes.js';
 import { AssigneeSchema, ContactSummarySchema } from '../conversations/conversations.schema.js';
@@ -40,12 +41,21 @@ export const messagesRoutes: ChatRoutes = async (app, { services }) => {
   });
 
   app.post(`${A}/conversations/:id/messages`, {
-    config: { allowBot: true, bodyKey: 'message' },
+    config: { allowBot: true, bodyKey: 'message', multipart: true },
     schema: {
-      tags, security, summary: 'Create a message (outgoing by default; private notes with private: true)',
-      params: ConversationParams, body: MessageCreateBody, response: { 200: MessageSchema, ...errors },
+      tags, security,
+      summary: 'Create a message (outgoing by default; private notes with private: true); JSON, or multipart/form-data with files',
+      params: ConversationParams, body: jsonOrMultipartBody(MessageCreateBody),
+      response: { 200: MessageSchema, ...errors, 413: ChatErrorBody },
     },
-  }, async (req) => presentMessage(await svc.create(ctxOf(req), req.params.id, req.body)));
+  }, async (req) => {
+    const ctx = ctxOf(req);
+    // Resolve the conversation (and the caller's access to it) before accepting any upload.
+    await services.conversations.get(ctx, req.params.id);
+    const store = services.fileStore;
+    const { body, files } = await readJsonOrMultipart(req, store, MessageCreateBody);
+    return discardOnFailure(store, files, async () => presentMessage(await svc.create(ctx, req.params.id, { ...body, files })));
+  });
 
   app.delete(`${A}/conversations/:id/messages/:message_id`, {
     schema: {

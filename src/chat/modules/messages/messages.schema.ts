@@ -1,3 +1,5 @@
+import type { StoredFile } from '../../../core/http/multipart.js';
+import { AttachmentSchema } from './attachments.schema.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, JsonObject, Nullable } from '../../../core/http/schemas.js';
 import type { MessageTypeCode } from '../../db/schema.js';
@@ -42,7 +44,7 @@ export const MessageCreateBody = Type.Object({
 });
 export type MessageCreateBody = Static<typeof MessageCreateBody>;
 
-/** What creating a message needs; `attachmentCount` lets a multipart caller send files without text. */
+/** What creating a message needs; `files` (already stored, from a multipart request) may stand in for text. */
 export interface MessageInput {
   content?: string | null;
   message_type?: MessageTypeName;
@@ -51,7 +53,7 @@ export interface MessageInput {
   content_attributes?: Record<string, unknown>;
   echo_id?: string | null;
   source_id?: string | null;
-  attachmentCount?: number;
+  files?: readonly StoredFile[];
 }
 
 export const MessageListQuery = Type.Object({
@@ -76,25 +78,6 @@ export const SenderSchema = Type.Object(
     additional_attributes: Type.Optional(JsonObject),
     custom_attributes: Type.Optional(JsonObject),
   },
-);
-
-/** Attachment objects are rendered by the attachments presenter; these are Chatwoot's fields. */
-export const AttachmentSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    message_id: Type.Integer(),
-    account_id: Type.Optional(Type.Integer()),
-    file_type: Type.Optional(Type.String()),
-    extension: Type.Optional(Nullable(Type.String())),
-    data_url: Type.Optional(Type.String()),
-    thumb_url: Type.Optional(Type.String()),
-    file_size: Type.Optional(Type.Integer()),
-    file_name: Type.Optional(Type.String()),
-    content_type: Type.Optional(Type.String()),
-    width: Type.Optional(Nullable(Type.Integer())),
-    height: Type.Optional(Nullable(Type.Integer())),
-  },
-  { additionalProperties: true },
 );
 
 export const MessageSchema = Type.Object(

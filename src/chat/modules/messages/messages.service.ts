@@ -2,7 +2,8 @@ import { invalidField, notFound } from '../../../core/http/errors.js';
 import { parseJsonObject } from '../../../core/time.js';
 import type { AccountContext, ChatDeps, Q } from '../../context.js';
 import type { Conversation, Message, SenderType } from '../../db/schema.js';
-import { deleteAttachmentsOfMessage } from './attachments.repository.js';
+import { deleteAttachmentsOfMessage, insertAttachments, listAttachmentsOfMessages } from './attachments.repository.js';
+import { presentAttachment } from './attachments.presenter.js';
 import type { MessageAttachment, MessageSender, MessageView } from './messages.presenter.js';
 import * as repo from './messages.repository.js';
 import {
@@ -41,12 +42,10 @@ export interface SoftDeleteResult {
 export class MessagesService {
   constructor(private readonly deps: ChatDeps) {}
 
-  /**
-   * The attachment objects of a page of messages, in one call. Returns none here: the lead wires
-   * it to the attachments repository and presenter when multipart uploads are integrated.
-   */
-  async attachmentsFor(_q: Q, _accountId: number, _messageIds: number[]): Promise<MessageAttachment[]> {
-    return [];
+  /** The attachment objects of a page of messages, in one query (on the caller's executor). */
+  async attachmentsFor(q: Q, accountId: number, messageIds: number[]): Promise<MessageAttachment[]> {
+    const rows = await listAttachmentsOfMessages(q, accountId, messageIds);
+    return rows.map((row) => presentAttachment(row, this.deps.config.chat.publicUrl));
   }
 
   /** Views of messages (all of one account) with their senders and attachments: a few queries in all. */
@@ -124,7 +123,8 @@ export class MessagesService {
     const isPrivate = input.private ?? false;
     const attributes = input.content_attributes ?? {};
     const hasContent = typeof input.content === 'string' && input.content.trim() !== '';
-    const hasAttachments = (input.attachmentCount ?? 0) > 0;
+    const files = input.files ?? [];
+    const hasAttachments = files.length > 0;
     const contentType = input.content_type ?? 'text';
     const structured = contentType !== 'text' && Object.keys(attributes).length > 0;
     if (!hasContent && !hasAttachments && !structured) throw invalidField('content', "can't be blank");
@@ -162,6 +162,7 @@ export class MessagesService {
       created_at: now,
       updated_at: now,
     });
+    await insertAttachments(trx, conversation.account_id, message.id, files, now);
     const [view] = await this.views(trx, conversation.account_id, [message], () => conversation.display_id);
     return view;
   }

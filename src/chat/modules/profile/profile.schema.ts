@@ -30,7 +30,6 @@ export const Profile = Type.Object(
       }),
     ),
   },
-  { $id: 'Profile' },
 );
 
 export const SignInBody = Type.Object({

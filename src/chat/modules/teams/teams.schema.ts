@@ -23,7 +23,6 @@ export const TeamSchema = Type.Object(
     account_id: Type.Integer(),
     is_member: Type.Boolean({ description: 'Whether the calling user is a member of the team' }),
   },
-  { $id: 'Team' },
 );
 
 /** POST and DELETE name at least one user; PATCH (replace the set) may empty the team. */
