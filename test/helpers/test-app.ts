@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, LogEvent } from 'kysely';
 import { buildChatApp } from '../../src/chat/app.js';
 import { chatMigrations } from '../../src/chat/db/migrations/index.js';
 import type { ChatDatabase } from '../../src/chat/db/schema.js';
@@ -30,6 +30,17 @@ export interface TestDatabase<DB> {
   close(): Promise<void>;
 }
 
+/** SQL_LOG=<ms> prints every query slower than that many milliseconds (a profiling aid). */
+const sqlLogThreshold = process.env.SQL_LOG ? Number(process.env.SQL_LOG) : undefined;
+const sqlLog =
+  sqlLogThreshold === undefined
+    ? undefined
+    : (event: LogEvent) => {
+        if (event.level === 'query' && event.queryDurationMillis >= sqlLogThreshold) {
+          process.stderr.write(`[sql ${event.queryDurationMillis.toFixed(2)} ms] ${event.query.sql}\n`);
+        }
+      };
+
 /** A fresh, empty database and data directory for one test app. */
 export async function openTestDatabase<DB>(label: string): Promise<TestDatabase<DB>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `ponte-${label}-`));
@@ -49,7 +60,7 @@ export async function openTestDatabase<DB>(label: string): Promise<TestDatabase<
     };
   }
   const url = `sqlite://${path.join(dataDir, `${label}.sqlite`)}`;
-  const database = await openDatabase<DB>(url);
+  const database = await openDatabase<DB>(url, { log: sqlLog });
   return {
     db: database.db,
     dialect: database.dialect,

@@ -238,7 +238,10 @@ async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
+  // The conversation's thread (also serves the foreign-key cascade), and the same led by the
+  // account so that account-scoped lookups of a page of conversations' messages use it.
   await index('messages_conversation_idx', 'messages', ['conversation_id', 'id']);
+  await index('messages_account_conversation_idx', 'messages', ['account_id', 'conversation_id', 'id']);
   await index('messages_account_created_idx', 'messages', ['account_id', 'created_at']);
 
   await table('attachments')
