@@ -39,7 +39,7 @@ export function createChatServices(deps: ChatDeps) {
   // Messages (records) sit below conversations (which show their last messages); the use cases
   // that need both (posting in a conversation, starting one) sit above them.
   const messages = new MessagesService(deps);
-  const conversations = new ConversationsService(deps, { accounts, inboxes, agents, messages });
+  const conversations = new ConversationsService(deps, { accounts, inboxes, agents, messages, contacts });
   const conversationChanges = new ConversationChangesService(deps, conversations, teams);
   const conversationMessages = new ConversationMessagesService(deps, conversations, messages, accounts, {
     onAttachmentsRemoved: (keys) => fileStore.remove(keys),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { call, client } from '../../../../test/helpers/http.js';
-import { newAccount, newAgent, newInbox, type TestAccount } from '../../../../test/helpers/factories.js';
+import { newAccount, newAgent, newConversation, newInbox, type TestAccount } from '../../../../test/helpers/factories.js';
 import { ensurePlatformApp } from '../../platform/platform.bootstrap.js';
 
 let t: ChatTestApp;
@@ -78,6 +78,29 @@ describe('account agent bots', () => {
     const res = await client(t.app, bot.access_token).get(`${account.path}/inboxes`);
     expect(res.status).toBe(403);
     expect((await client(t.app, bot.access_token).get('/api/v1/profile')).status).toBe(401);
+  });
+
+  it('a bot token sends messages, toggles status and priority, and assigns; nothing else', async () => {
+    const bot = (await client(t.app, account.admin.token).post(`${account.path}/agent_bots`, botBody)).body;
+    const conversation = await newConversation(t, account);
+    const botApi = client(t.app, bot.access_token);
+    const base = `${account.path}/conversations/${conversation.id}`;
+    const message = await botApi.post(`${base}/messages`, { content: 'Hello from the bot' });
+    expect(message.status).toBe(200);
+    expect(message.body.sender).toMatchObject({ id: bot.id, type: 'agent_bot' });
+    expect(message.body.message_type).toBe(1);
+    const toggled = await botApi.post(`${base}/toggle_status`, { status: 'pending' });
+    expect(toggled.status).toBe(200);
+    expect(toggled.body.payload.current_status).toBe('pending');
+    expect((await botApi.post(`${base}/toggle_priority`, { priority: 'high' })).status).toBe(200);
+    expect((await botApi.post(`${base}/assignments`, { assignee_id: account.admin.id })).status).toBe(200);
+    // Not allowed for bots: reading lists, changing the conversation otherwise, deleting messages.
+    expect((await botApi.get(`${account.path}/conversations`)).status).toBe(403);
+    expect((await botApi.patch(base, { status: 'resolved' })).status).toBe(403);
+    expect((await botApi.delete(`${base}/messages/${message.body.id}`)).status).toBe(403);
+    // And not in another account.
+    const foreign = await newConversation(t, other);
+    expect((await botApi.post(`${other.path}/conversations/${foreign.id}/messages`, { content: 'x' })).status).toBe(404);
   });
 
   it('connects a bot to an inbox and disconnects it', async () => {

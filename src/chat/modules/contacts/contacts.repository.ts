@@ -109,3 +109,13 @@ export async function listContacts(
     .executeTakeFirstOrThrow();
   return { rows, count: Number(total.n) };
 }
+
+/** Marks the contact active (an incoming message). */
+export async function touchContactActivity(q: Q, accountId: number, contactId: number, at: number) {
+  await q
+    .updateTable('contacts')
+    .set({ last_activity_at: at })
+    .where('account_id', '=', accountId)
+    .where('id', '=', contactId)
+    .execute();
+}

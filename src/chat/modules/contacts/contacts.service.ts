@@ -250,6 +250,11 @@ export class ContactsService {
     return inboxRepo.findBySource(q, accountId, inboxId, sourceId);
   }
 
+  /** Marks the contact active (an incoming message), inside the caller's transaction. */
+  touchActivity(q: Q, accountId: number, contactId: number, at: number) {
+    return repo.touchContactActivity(q, accountId, contactId, at);
+  }
+
   /** Contact inboxes of several contacts (one query), grouped by contact id. */
   async contactInboxesOf(accountId: number, contactIds: number[], q: Q = this.deps.db) {
     const rows = await inboxRepo.listForContacts(q, accountId, contactIds);

@@ -28,16 +28,6 @@ export async function updateConversation(q: Q, accountId: number, id: number, va
     .executeTakeFirstOrThrow();
 }
 
-/** Marks the contact active (an incoming message). */
-export async function touchContactActivity(q: Q, accountId: number, contactId: number, at: number) {
-  await q
-    .updateTable('contacts')
-    .set({ last_activity_at: at })
-    .where('account_id', '=', accountId)
-    .where('id', '=', contactId)
-    .execute();
-}
-
 /** Which conversations a list may show: the account, and for agents only their inboxes (non-empty). */
 export interface ConversationScope {
   accountId: number;

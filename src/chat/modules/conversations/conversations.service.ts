@@ -6,6 +6,7 @@ import type { AccountsService } from '../accounts/accounts.service.js';
 import type { AgentRow } from '../agents/agents.repository.js';
 import type { AgentsService } from '../agents/agents.service.js';
 import { normalizeLabelFilter } from '../contacts/contact-labels.service.js';
+import type { ContactsService } from '../contacts/contacts.service.js';
 import type { InboxesService } from '../inboxes/inboxes.service.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import { ConversationBundles } from './conversation-bundles.js';
@@ -39,6 +40,7 @@ export interface ConversationServices {
   inboxes: InboxesService;
   agents: AgentsService;
   messages: MessagesService;
+  contacts: ContactsService;
 }
 
 const NO_COUNTS: ConversationCounts = { mine: 0, unassigned: 0, assigned: 0, all: 0 };
@@ -137,7 +139,7 @@ export class ConversationsService {
     const values: ConversationUpdate = { last_activity_at: at, updated_at: at };
     if (message.message_type === 0) {
       if (conversation.waiting_since === null) values.waiting_since = at;
-      await repo.touchContactActivity(trx, ctx.accountId, conversation.contact_id, at);
+      await this.services.contacts.touchActivity(trx, ctx.accountId, conversation.contact_id, at);
       if ((conversation.status === 'resolved' || conversation.status === 'snoozed') && conversation.muted !== 1) {
         values.status = 'open';
         values.snoozed_until = null;
