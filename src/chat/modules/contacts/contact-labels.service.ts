@@ -43,7 +43,7 @@ export class ContactLabelsService {
 
   async list(ctx: AccountContext, contactId: number): Promise<string[]> {
     await this.contacts.get(ctx, contactId);
-    return labelsRepo.labelsOf(this.deps.db, ctx.accountId, 'Contact', contactId);
+    return labelsRepo.labelsOf(this.deps.db, ctx.accountId, contactId);
   }
 
   /** Replaces all the contact's labels with `labels`; returns the new set, sorted. */
@@ -51,7 +51,7 @@ export class ContactLabelsService {
     const normalized = normalizeLabels(labels);
     return this.deps.db.transaction().execute(async (trx) => {
       await this.contacts.get(ctx, contactId, trx);
-      await labelsRepo.replaceLabels(trx, ctx.accountId, 'Contact', contactId, normalized);
+      await labelsRepo.replaceLabels(trx, ctx.accountId, contactId, normalized);
       return normalized;
     });
   }

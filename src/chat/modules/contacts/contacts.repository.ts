@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Q } from '../../context.js';
 import type { Contact, ContactsTable } from '../../db/schema.js';
-import { taggedWithAny } from './contact-labels.repository.js';
+import { contactsTaggedWith } from './contact-labels.repository.js';
 import type { ContactSortKey } from './contacts.schema.js';
 
 export async function insertContact(q: Q, values: Insertable<ContactsTable>) {
@@ -69,7 +69,7 @@ const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}
 function filtered(q: Q, accountId: number, filter: ContactListFilter) {
   let query = q.selectFrom('contacts').where('contacts.account_id', '=', accountId);
   if (filter.labels && filter.labels.length > 0) {
-    query = query.where('contacts.id', 'in', taggedWithAny(q, accountId, 'Contact', filter.labels));
+    query = query.where('contacts.id', 'in', contactsTaggedWith(q, accountId, filter.labels));
   }
   const search = filter.search;
   if (search) {

@@ -188,7 +188,7 @@ export class ContactsService {
     const result = await this.deps.db.transaction().execute(async (trx) => {
       await this.get(ctx, id, trx);
       const storageKeys = await this.attachmentFiles.keysOfContact(trx, ctx.accountId, id);
-      await labelsRepo.deleteTaggings(trx, ctx.accountId, 'Contact', [id]);
+      await labelsRepo.deleteLabels(trx, ctx.accountId, [id]);
       await repo.deleteContact(trx, ctx.accountId, id);
       return { storageKeys };
     });
