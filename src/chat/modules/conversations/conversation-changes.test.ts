@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { client } from '../../../../test/helpers/http.js';
+import { outboxEvents } from '../../../../test/helpers/db.js';
 import {
   addInboxMembers,
   newAccount,
@@ -20,12 +21,7 @@ let agent: TestUser;
 let inboxId: number;
 const sourceId = 'source-main';
 
-async function outbox(accountId: number, name?: string) {
-  let query = t.db.selectFrom('outbox_events').select(['id', 'name', 'payload']).where('account_id', '=', accountId);
-  if (name) query = query.where('name', '=', name);
-  const rows = await query.orderBy('id').execute();
-  return rows.map((r) => ({ id: r.id, name: r.name, payload: JSON.parse(r.payload) as Record<string, any> }));
-}
+const outbox = (accountId: number, name?: string) => outboxEvents(t.db, accountId, name);
 
 beforeAll(async () => {
   t = await buildChatTestApp();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { call, client } from '../../../../test/helpers/http.js';
+import { countRows, outboxEvents } from '../../../../test/helpers/db.js';
 import {
   addInboxMembers,
   newAccount,
@@ -23,17 +24,9 @@ let hiddenInboxId: number;
 let sourceId: string;
 let contactId: number;
 
-async function outbox(accountId: number, name?: string) {
-  let query = t.db.selectFrom('outbox_events').select(['id', 'name', 'payload']).where('account_id', '=', accountId);
-  if (name) query = query.where('name', '=', name);
-  const rows = await query.orderBy('id').execute();
-  return rows.map((r) => ({ id: r.id, name: r.name, payload: JSON.parse(r.payload) as Record<string, any> }));
-}
+const outbox = (accountId: number, name?: string) => outboxEvents(t.db, accountId, name);
 
-async function count(table: 'conversations' | 'messages' | 'outbox_events' | 'contact_inboxes') {
-  const row = await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+const count = (table: 'conversations' | 'messages' | 'outbox_events' | 'contact_inboxes') => countRows(t.db, table);
 
 async function newBotToken(acc: TestAccount): Promise<string> {
   const res = await client(t.app, acc.admin.token).post(`${acc.path}/agent_bots`, { name: 'Bot', outgoing_url: 'https://bot.example.test/hook' });

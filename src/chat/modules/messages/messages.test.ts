@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { call, client } from '../../../../test/helpers/http.js';
+import { countRows, outboxEvents } from '../../../../test/helpers/db.js';
 import {
   addInboxMembers,
   newAccount,
@@ -21,17 +22,9 @@ let inboxId: number;
 let contactId: number;
 const source = 'msg-source';
 
-async function outbox(accountId: number, name?: string) {
-  let query = t.db.selectFrom('outbox_events').select(['name', 'payload']).where('account_id', '=', accountId);
-  if (name) query = query.where('name', '=', name);
-  const rows = await query.orderBy('id').execute();
-  return rows.map((r) => ({ name: r.name, payload: JSON.parse(r.payload) as Record<string, any> }));
-}
+const outbox = (accountId: number, name?: string) => outboxEvents(t.db, accountId, name);
 
-async function count(table: 'messages' | 'outbox_events' | 'attachments') {
-  const row = await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+const count = (table: 'messages' | 'outbox_events' | 'attachments') => countRows(t.db, table);
 
 const conversationOf = (id: number, token = account.admin.token) =>
   client(t.app, token).get(`${account.path}/conversations/${id}`).then((r) => r.body);
