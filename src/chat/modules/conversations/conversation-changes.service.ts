@@ -109,6 +109,19 @@ export class ConversationChangesService {
     });
   }
 
+  /**
+   * The calling agent has read the conversation: agent_last_seen_at (and assignee_last_seen_at
+   * when they are its assignee) become now, so `unread_count` counts only newer incoming messages.
+   */
+  async markSeen(ctx: AccountContext, displayId: number): Promise<void> {
+    const conversation = await this.conversations.get(ctx, displayId);
+    const now = Date.now();
+    await repo.updateConversation(this.deps.db, ctx.accountId, conversation.id, {
+      agent_last_seen_at: now,
+      ...(ctx.userId !== null && conversation.assignee_id === ctx.userId ? { assignee_last_seen_at: now } : {}),
+    });
+  }
+
   async labels(ctx: AccountContext, displayId: number): Promise<string[]> {
     const conversation = await this.conversations.get(ctx, displayId);
     return labelsRepo.labelsOf(this.deps.db, ctx.accountId, conversation.id);

@@ -189,3 +189,23 @@ describe('labels and assignments', () => {
     expect((await outbox(account.id)).length).toBe(before);
   });
 });
+
+describe('POST update_last_seen', () => {
+  it('resets unread_count for the agent; newer incoming messages count again', async () => {
+    const conversation = await newConversation(t, account);
+    const api = client(t.app, account.admin.token);
+    const base = `${account.path}/conversations/${conversation.id}`;
+    const incoming = () => api.post(`${base}/messages`, { content: 'from the customer', message_type: 'incoming' });
+    expect((await incoming()).status).toBe(200);
+    expect((await api.get(base)).body.unread_count).toBe(1);
+    const seen = await api.post(`${base}/update_last_seen`);
+    expect(seen.status).toBe(200);
+    expect((await api.get(base)).body.unread_count).toBe(0);
+    expect((await api.get(base)).body.agent_last_seen_at).toEqual(expect.any(Number));
+    await new Promise((r) => setTimeout(r, 5));
+    await incoming();
+    expect((await api.get(base)).body.unread_count).toBe(1);
+    expect((await client(t.app, other.admin.token).post(`${other.path}/conversations/999999/update_last_seen`)).status).toBe(404);
+    expect((await client(t.app, account.admin.token).post(`${other.path}/conversations/${conversation.id}/update_last_seen`)).status).toBe(404);
+  });
+});

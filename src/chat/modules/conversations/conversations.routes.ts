@@ -103,6 +103,16 @@ export const conversationsRoutes: ChatRoutes = async (app, { services }) => {
     return {};
   });
 
+  app.post(`${A}/conversations/:id/update_last_seen`, {
+    schema: {
+      tags, security, summary: 'Mark the conversation as read by the calling agent (resets unread_count)',
+      params: ConversationParams, response: { 200: Type.Object({}), ...errors },
+    },
+  }, async (req) => {
+    await changes.markSeen(ctxOf(req), req.params.id);
+    return {};
+  });
+
   app.get(`${A}/conversations/:id/labels`, {
     schema: { tags, security, summary: 'Labels of a conversation', params: ConversationParams, response: { 200: LabelsResponse, ...errors } },
   }, async (req) => ({ payload: await changes.labels(ctxOf(req), req.params.id) }));
