@@ -16,6 +16,9 @@ const EnvSchema = Type.Object({
   FINANCE_DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   PLATFORM_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   PUBLIC_URL: Type.Optional(Type.String({ minLength: 1 })),
+  WEBHOOK_ALLOWED_HOSTS: Type.String({ default: '' }),
+  WEBHOOK_RETRY_DELAYS: Type.String({ default: '10,60,300', pattern: '^\\s*\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*\\s*$' }),
+  WEBHOOK_LEASE_SECONDS: Type.Number({ minimum: 11, maximum: 3600, default: 30 }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -35,6 +38,14 @@ export interface Config {
   readonly finance: {
     readonly port: number;
     readonly databaseUrl: string;
+  };
+  readonly webhooks: {
+    /** Host names, addresses or CIDR ranges webhooks may reach although they are not public. */
+    readonly allowedHosts: readonly string[];
+    /** Delay before each retry (ms); its length is the number of retries. */
+    readonly retryDelaysMs: readonly number[];
+    /** How long a claimed delivery stays with its worker before another may take it over (ms). */
+    readonly leaseMs: number;
   };
   readonly host: string;
   readonly dataDir: string;
@@ -68,6 +79,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     finance: Object.freeze({
       port: parsed.FINANCE_PORT,
       databaseUrl: parsed.FINANCE_DATABASE_URL ?? `sqlite://${path.join(dataDir, 'finance.sqlite')}`,
+    }),
+    webhooks: Object.freeze({
+      allowedHosts: Object.freeze(
+        parsed.WEBHOOK_ALLOWED_HOSTS.split(',')
+          .map((h) => h.trim())
+          .filter(Boolean),
+      ),
+      retryDelaysMs: Object.freeze(parsed.WEBHOOK_RETRY_DELAYS.split(',').map((d) => Math.round(Number(d.trim()) * 1000))),
+      leaseMs: Math.round(parsed.WEBHOOK_LEASE_SECONDS * 1000),
     }),
     host: parsed.HOST,
     dataDir,

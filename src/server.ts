@@ -35,6 +35,7 @@ async function startChat(config: Config, logger: pino.Logger): Promise<Running> 
     dialect: database.dialect,
     config,
     logger: logger.child({ service: 'chat' }),
+    background: {},
   });
   await app.listen({ port: config.chat.port, host: config.host });
   return { name: 'chat', app, database: database as Database<unknown> };

@@ -5,6 +5,7 @@ import { createBaseApp, type App } from '../core/http/app-base.js';
 import { chatErrorBody } from '../core/http/error-handler.js';
 import { registerMultipart } from '../core/http/multipart.js';
 import { createLocalFileStore } from '../core/storage/file-store.js';
+import { createChatBackground, type BackgroundOptions, type ChatBackground } from './background.js';
 import { authPlugin } from './auth/auth.plugin.js';
 import { createChatServices } from './container.js';
 import type { ChatDeps } from './context.js';
@@ -14,6 +15,15 @@ export const CHAT_VERSION = '0.1.0';
 
 export interface ChatAppOptions extends Omit<ChatDeps, 'fileStore'> {
   logger: FastifyServerOptions['logger'] | FastifyBaseLogger;
+  /** Run the outbox dispatcher and webhook worker with the app (production; the tests that need them). */
+  background?: BackgroundOptions | false;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The background work of the conversation service, when the app runs it. */
+    chatBackground?: ChatBackground;
+  }
 }
 
 /**
@@ -73,6 +83,13 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
 
   await registerMultipart(app); // file uploads (messages); other routes answer 400 to multipart
   const services = createChatServices(deps);
+  if (options.background) {
+    const background = createChatBackground(deps, services, app.log, options.background);
+    app.decorate('chatBackground', background);
+    app.addHook('onReady', async () => background.start());
+    // Stop claiming work first, then let the in-flight deliveries finish, before the database closes.
+    app.addHook('onClose', async () => background.stop());
+  }
   await app.register(async (api) => {
     await api.register(authPlugin, { deps });
     for (const routes of chatRoutes) await api.register(routes, { services });

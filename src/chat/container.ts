@@ -15,6 +15,7 @@ import { MessagesService } from './modules/messages/messages.service.js';
 import { ProfileService } from './modules/profile/profile.service.js';
 import { TeamsService } from './modules/teams/teams.service.js';
 import { UsersService } from './modules/users/users.service.js';
+import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { PlatformService } from './platform/platform.service.js';
 
 /**
@@ -45,7 +46,9 @@ export function createChatServices(deps: ChatDeps) {
     onAttachmentsRemoved: (keys) => fileStore.remove(keys),
   });
   const startConversation = new StartConversation(deps, { inboxes, contacts, conversations, conversationMessages });
+  const webhooks = new WebhooksService(deps);
   return {
+    webhooks,
     users, accounts, platform, profile, inboxes, agentBots, contacts, contactLabels, agents, teams, inboxMembers, fileStore, attachmentFiles,
     messages, conversations, conversationChanges, conversationMessages, startConversation,
   };

@@ -7,6 +7,7 @@ import { agentsRoutes } from './modules/agents/agents.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
 import { inboxMembersRoutes } from './modules/inbox-members/inbox-members.routes.js';
 import { agentBotsRoutes } from './modules/agent-bots/agent-bots.routes.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { contactsRoutes } from './modules/contacts/contacts.routes.js';
 import { conversationsRoutes } from './modules/conversations/conversations.routes.js';
 import { messagesRoutes } from './modules/messages/messages.routes.js';
@@ -15,4 +16,4 @@ import { attachmentFilesRoutes } from './modules/attachments-files/attachments-f
 export type ChatRoutes = (app: App, options: { services: ChatServices }) => Promise<void>;
 
 /** Every route plugin of the conversation service. Order does not matter. */
-export const chatRoutes: ChatRoutes[] = [platformRoutes, profileRoutes, inboxesRoutes, contactsRoutes, agentsRoutes, teamsRoutes, inboxMembersRoutes, agentBotsRoutes, attachmentFilesRoutes, conversationsRoutes, messagesRoutes];
+export const chatRoutes: ChatRoutes[] = [platformRoutes, profileRoutes, inboxesRoutes, contactsRoutes, agentsRoutes, teamsRoutes, inboxMembersRoutes, agentBotsRoutes, attachmentFilesRoutes, conversationsRoutes, messagesRoutes, webhooksRoutes];

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Kysely, LogEvent } from 'kysely';
 import { buildChatApp } from '../../src/chat/app.js';
+import type { BackgroundOptions } from '../../src/chat/background.js';
 import { chatMigrations } from '../../src/chat/db/migrations/index.js';
 import type { ChatDatabase } from '../../src/chat/db/schema.js';
 import { ensurePlatformApp } from '../../src/chat/platform/platform.bootstrap.js';
@@ -22,14 +23,6 @@ import type { FinanceDatabase } from '../../src/finance/db/schema.js';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? '';
 export const testDialect: DialectName = TEST_DATABASE_URL ? dialectOf(TEST_DATABASE_URL) : 'sqlite';
 
-export interface TestDatabase<DB> {
-  db: Kysely<DB>;
-  dialect: DialectName;
-  url: string;
-  dataDir: string;
-  close(): Promise<void>;
-}
-
 /** SQL_LOG=<ms> prints every query slower than that many milliseconds (a profiling aid). */
 const sqlLogThreshold = process.env.SQL_LOG ? Number(process.env.SQL_LOG) : undefined;
 const sqlLog =
@@ -41,25 +34,42 @@ const sqlLog =
         }
       };
 
-/** A fresh, empty database and data directory for one test app. */
-export async function openTestDatabase<DB>(label: string): Promise<TestDatabase<DB>> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `ponte-${label}-`));
+export interface TestDatabase<DB> {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  url: string;
+  /** PostgreSQL only: the schema of this test database. */
+  schema?: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh, empty database and data directory for one test app; or, with `shared`, a second
+ * connection to an existing one (as a second server process would have), which leaves the data
+ * in place when closed.
+ */
+export async function openTestDatabase<DB>(label: string, shared?: TestDatabase<unknown>): Promise<TestDatabase<DB>> {
+  const dataDir = shared?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `ponte-${label}-`));
+  const owner = shared === undefined;
   if (testDialect === 'postgres') {
-    const schema = `t_${label}_${randomBytes(6).toString('hex')}`;
-    const database = await openDatabase<DB>(TEST_DATABASE_URL, { schema, poolSize: 5 });
+    const schema = shared?.schema ?? `t_${label}_${randomBytes(6).toString('hex')}`;
+    const database = await openDatabase<DB>(TEST_DATABASE_URL, { schema, poolSize: 5, log: sqlLog });
     return {
       db: database.db,
       dialect: database.dialect,
       url: TEST_DATABASE_URL,
+      schema,
       dataDir,
       async close() {
         await database.close();
+        if (!owner) return;
         await dropPostgresSchema(TEST_DATABASE_URL, schema);
         fs.rmSync(dataDir, { recursive: true, force: true });
       },
     };
   }
-  const url = `sqlite://${path.join(dataDir, `${label}.sqlite`)}`;
+  const url = shared?.url ?? `sqlite://${path.join(dataDir, `${label}.sqlite`)}`;
   const database = await openDatabase<DB>(url, { log: sqlLog });
   return {
     db: database.db,
@@ -68,13 +78,14 @@ export async function openTestDatabase<DB>(label: string): Promise<TestDatabase<
     dataDir,
     async close() {
       await database.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (owner) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
 export interface ChatTestApp {
   app: App;
+  database: TestDatabase<unknown>;
   db: Kysely<ChatDatabase>;
   dialect: DialectName;
   config: Config;
@@ -83,10 +94,18 @@ export interface ChatTestApp {
 }
 
 /** Builds the conversation service exactly as production does, on a fresh database. */
-export async function buildChatTestApp(env: Record<string, string> = {}): Promise<ChatTestApp> {
-  const database = await openTestDatabase<ChatDatabase>('chat');
+export async function buildChatTestApp(
+  env: Record<string, string> = {},
+  options: {
+    background?: BackgroundOptions;
+    /** Another instance on the same database and DATA_DIR (a second server process). */
+    sameDatabaseAs?: ChatTestApp;
+  } = {},
+): Promise<ChatTestApp> {
+  const first = options.sameDatabaseAs;
+  const database = await openTestDatabase<ChatDatabase>('chat', first?.database);
   await migrateToLatest(database.db, database.dialect, chatMigrations);
-  const platformToken = randomBytes(24).toString('base64url');
+  const platformToken = first?.platformToken ?? randomBytes(24).toString('base64url');
   await ensurePlatformApp(database.db, platformToken);
   const config = loadConfig({
     DATA_DIR: database.dataDir,
@@ -95,10 +114,17 @@ export async function buildChatTestApp(env: Record<string, string> = {}): Promis
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const app = await buildChatApp({ db: database.db, dialect: database.dialect, config, logger: false });
+  const app = await buildChatApp({
+    db: database.db,
+    dialect: database.dialect,
+    config,
+    logger: false,
+    background: options.background ?? false,
+  });
   await app.ready();
   return {
     app,
+    database: database as TestDatabase<unknown>,
     db: database.db,
     dialect: database.dialect,
     config,

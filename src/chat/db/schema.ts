@@ -1,5 +1,6 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { OutboxTable } from '../../core/events/outbox.js';
+import type { WebhookDeliveriesTable } from '../../core/webhooks/deliveries.js';
 
 /**
  * Row types of the conversation service's tables (see migrations/). Timestamps are epoch
@@ -89,6 +90,8 @@ export interface AgentBotsTable {
   description: string | null;
   outgoing_url: string | null;
   bot_type: Generated<string>;
+  /** Signs the deliveries the bot receives; null for bots created before secrets existed. */
+  secret: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -242,8 +245,22 @@ export interface TaggingsTable {
   created_at: number;
 }
 
+export interface WebhooksTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string | null;
+  url: string;
+  /** JSON array of event names. */
+  subscriptions: string;
+  secret: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface ChatDatabase {
   outbox_events: OutboxTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhooks: WebhooksTable;
   accounts: AccountsTable;
   users: UsersTable;
   platform_apps: PlatformAppsTable;
@@ -277,3 +294,4 @@ export type Message = Selectable<MessagesTable>;
 export type Attachment = Selectable<AttachmentsTable>;
 export type NewMessage = Insertable<MessagesTable>;
 export type ConversationUpdate = Updateable<ConversationsTable>;
+export type Webhook = Selectable<WebhooksTable>;

@@ -8,8 +8,10 @@ export async function createOutboxTable(db: Kysely<any>, dialect: DialectName): 
     .addColumn('account_id', 'bigint')
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('payload', 'text', (c) => c.notNull())
+    .addColumn('origin', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('dispatched_at', 'bigint')
+    .addColumn('dispatch_error', 'text')
     .execute();
   await db.schema
     .createIndex('outbox_events_pending_idx')

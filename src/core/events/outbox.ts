@@ -8,8 +8,12 @@ export interface OutboxTable {
   /** JSON text of the event payload. */
   payload: string;
   created_at: number;
+  /** What produced the event when it is not a request (e.g. 'automation'); listeners may skip by it. */
+  origin: string | null;
   /** Set once the dispatcher has handed the event to every listener. */
   dispatched_at: number | null;
+  /** A listener's error while dispatching, kept for operators (the event is not retried). */
+  dispatch_error: string | null;
 }
 
 export interface OutboxDatabase {
@@ -20,6 +24,8 @@ export interface DomainEvent<P = unknown> {
   accountId: number | null;
   name: string;
   payload: P;
+  /** Set when the change was made by automation rather than a request (see OutboxTable.origin). */
+  origin?: string | null;
 }
 
 /**
@@ -35,8 +41,10 @@ export async function emit<DB extends OutboxDatabase>(trx: Kysely<DB>, event: Do
       account_id: event.accountId,
       name: event.name,
       payload: JSON.stringify(event.payload),
+      origin: event.origin ?? null,
       created_at: Date.now(),
       dispatched_at: null,
+      dispatch_error: null,
     })
     .execute();
 }

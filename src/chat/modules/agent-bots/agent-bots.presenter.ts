@@ -1,6 +1,7 @@
 import { toIso } from '../../../core/time.js';
 import type { AgentBot } from '../../db/schema.js';
 
+/** With `accessToken` (administrators, platform app): also the token and the delivery signing secret. */
 export function presentAgentBot(bot: AgentBot, accessToken?: string) {
   return {
     id: bot.id,
@@ -11,7 +12,7 @@ export function presentAgentBot(bot: AgentBot, accessToken?: string) {
     account_id: bot.account_id,
     system_bot: bot.account_id === null,
     thumbnail: '',
-    ...(accessToken !== undefined ? { access_token: accessToken } : {}),
+    ...(accessToken !== undefined ? { access_token: accessToken, secret: bot.secret ?? '' } : {}),
     created_at: toIso(bot.created_at),
   };
 }

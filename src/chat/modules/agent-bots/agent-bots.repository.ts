@@ -50,3 +50,9 @@ export async function setInboxBot(q: Q, accountId: number, inboxId: number, botI
     .where('id', '=', inboxId)
     .execute();
 }
+
+/** A bot's delivery signing secret ('' for bots without one), or undefined when the bot is gone. */
+export async function secretOf(q: Q, id: number): Promise<string | undefined> {
+  const row = await q.selectFrom('agent_bots').select('secret').where('id', '=', id).executeTakeFirst();
+  return row ? (row.secret ?? '') : undefined;
+}

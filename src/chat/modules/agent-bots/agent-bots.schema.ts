@@ -24,6 +24,7 @@ export const AgentBotSchema = Type.Object(
     system_bot: Type.Boolean(),
     thumbnail: Type.String(),
     access_token: Type.Optional(Type.String()),
+    secret: Type.Optional(Type.String({ description: 'Signs the deliveries the bot receives (webhook-signature)' })),
     created_at: Type.String(),
   },
 );

@@ -26,6 +26,7 @@ export class AgentBotsService {
         name: body.name,
         description: body.description ?? null,
         outgoing_url: body.outgoing_url,
+        secret: randomToken(32),
         created_at: now,
         updated_at: now,
       });
@@ -62,6 +63,11 @@ export class AgentBotsService {
       const bot = await this.get(accountId, id, trx);
       await repo.deleteBot(trx, bot.id);
     });
+  }
+
+  /** The signing secret for deliveries to the bot, or null when the bot no longer exists. */
+  async secretOf(id: number): Promise<string | null> {
+    return (await repo.secretOf(this.deps.db, id)) ?? null;
   }
 
   accessToken(id: number) {

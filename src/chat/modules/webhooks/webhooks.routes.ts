@@ -1,0 +1,62 @@
+import { Type } from '@sinclair/typebox';
+import { ChatErrorBody, IdParam } from '../../../core/http/schemas.js';
+import { ctxOf } from '../../auth/auth.plugin.js';
+import type { ChatRoutes } from '../../routes.js';
+import { presentDelivery, presentWebhook } from './webhooks.presenter.js';
+import { DeliveriesQuery, DeliverySchema, WebhookCreateBody, WebhookSchema, WebhookUpdateBody } from './webhooks.schema.js';
+
+const A = '/api/v1/accounts/:accountId';
+const tags = ['webhooks'];
+const security = [{ userApiKey: [] }];
+const errors = { 401: ChatErrorBody, 403: ChatErrorBody, 404: ChatErrorBody, 422: ChatErrorBody };
+const AccountParams = Type.Object({ accountId: IdParam });
+const WebhookParams = Type.Object({ accountId: IdParam, id: IdParam });
+const One = Type.Object({ payload: Type.Object({ webhook: WebhookSchema }) });
+const admin = { adminOnly: true, bodyKey: 'webhook' };
+
+export const webhooksRoutes: ChatRoutes = async (app, { services }) => {
+  const svc = services.webhooks;
+
+  app.get(`${A}/webhooks`, {
+    config: admin,
+    schema: { tags, security, summary: 'List webhooks', params: AccountParams, response: { 200: Type.Object({ payload: Type.Object({ webhooks: Type.Array(WebhookSchema) }) }), ...errors } },
+  }, async (req) => ({ payload: { webhooks: (await svc.list(ctxOf(req))).map((w) => presentWebhook(w)) } }));
+
+  app.post(`${A}/webhooks`, {
+    config: admin,
+    schema: {
+      tags, security, summary: 'Register a webhook; the response carries its signing secret, shown only this once',
+      params: AccountParams, body: WebhookCreateBody, response: { 200: One, ...errors },
+    },
+  }, async (req) => ({ payload: { webhook: presentWebhook(await svc.create(ctxOf(req), req.body), { withSecret: true }) } }));
+
+  app.get(`${A}/webhooks/:id`, {
+    config: admin,
+    schema: { tags, security, summary: 'Show a webhook', params: WebhookParams, response: { 200: One, ...errors } },
+  }, async (req) => ({ payload: { webhook: presentWebhook(await svc.get(ctxOf(req), req.params.id)) } }));
+
+  app.patch(`${A}/webhooks/:id`, {
+    config: admin,
+    schema: { tags, security, summary: 'Update a webhook', params: WebhookParams, body: WebhookUpdateBody, response: { 200: One, ...errors } },
+  }, async (req) => ({ payload: { webhook: presentWebhook(await svc.update(ctxOf(req), req.params.id, req.body)) } }));
+
+  app.delete(`${A}/webhooks/:id`, {
+    config: { adminOnly: true },
+    schema: { tags, security, summary: 'Delete a webhook', params: WebhookParams, response: { 200: Type.Object({}), ...errors } },
+  }, async (req) => {
+    await svc.delete(ctxOf(req), req.params.id);
+    return {};
+  });
+
+  app.get(`${A}/webhooks/:id/deliveries`, {
+    config: { adminOnly: true },
+    schema: {
+      tags, security, summary: 'Recent deliveries of a webhook, newest first (25 per page)',
+      params: WebhookParams, querystring: DeliveriesQuery,
+      response: { 200: Type.Object({ meta: Type.Object({ current_page: Type.Integer() }), payload: Type.Array(DeliverySchema) }), ...errors },
+    },
+  }, async (req) => {
+    const page = req.query.page ?? 1;
+    return { meta: { current_page: page }, payload: (await svc.deliveries(ctxOf(req), req.params.id, page)).map(presentDelivery) };
+  });
+};

@@ -1,0 +1,134 @@
+import dns from 'node:dns';
+import net from 'node:net';
+
+/**
+ * Refuses webhook destinations that resolve to loopback, private, link-local, carrier-grade NAT,
+ * multicast, reserved or cloud-metadata addresses, unless an operator allows them
+ * (`WEBHOOK_ALLOWED_HOSTS`: host names, IP addresses or CIDR ranges). The check is on the resolved
+ * address at connection time (see `lookup`), so a name that resolves differently later
+ * (DNS rebinding) is still checked.
+ */
+
+const blocked = new net.BlockList();
+for (const [subnet, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  blocked.addSubnet(subnet, prefix, 'ipv4');
+}
+for (const [subnet, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const) {
+  blocked.addSubnet(subnet, prefix, 'ipv6');
+}
+
+export class DestinationRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DestinationRefused';
+  }
+}
+
+function family(address: string): 'ipv4' | 'ipv6' | null {
+  const v = net.isIP(address);
+  return v === 4 ? 'ipv4' : v === 6 ? 'ipv6' : null;
+}
+
+/** IPv4-mapped IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address it carries. */
+function normalize(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return mapped ? mapped[1] : address;
+}
+
+export function isPublicAddress(address: string): boolean {
+  const a = normalize(address);
+  const f = family(a);
+  if (!f) return false;
+  return !blocked.check(a, f);
+}
+
+export class DestinationGuard {
+  private readonly hosts = new Set<string>();
+  private readonly ranges = new net.BlockList();
+
+  /** `allowed`: entries of WEBHOOK_ALLOWED_HOSTS (host names, addresses, CIDR ranges). */
+  constructor(allowed: readonly string[] = []) {
+    for (const raw of allowed) {
+      const entry = raw.trim().toLowerCase();
+      if (!entry) continue;
+      const [addr, bits] = entry.split('/');
+      const f = family(addr);
+      if (f && bits !== undefined) this.ranges.addSubnet(addr, Number(bits), f);
+      else if (f) this.ranges.addAddress(addr, f);
+      else this.hosts.add(entry);
+    }
+  }
+
+  private addressAllowed(address: string): boolean {
+    const a = normalize(address);
+    const f = family(a);
+    if (!f) return false;
+    return this.ranges.check(a, f) || isPublicAddress(a);
+  }
+
+  /** Refuses a URL that is not http(s), or whose literal address is not allowed. */
+  checkUrl(raw: string): URL {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new DestinationRefused('not a valid URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DestinationRefused('only http and https URLs are allowed');
+    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    if (this.hosts.has(host)) return url;
+    if (family(host) && !this.addressAllowed(host)) throw new DestinationRefused(`destination ${host} is not a public address`);
+    if (host === 'localhost' || host.endsWith('.localhost') || host === 'metadata.google.internal') {
+      throw new DestinationRefused(`destination ${host} is not a public address`);
+    }
+    return url;
+  }
+
+  /**
+   * A `lookup` for the HTTP client's connections: resolves the name, then refuses it unless the
+   * host name is allowed or every address it resolved to is.
+   */
+  readonly lookup = (
+    hostname: string,
+    options: dns.LookupOptions,
+    callback: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void,
+  ): void => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, []);
+      const list = addresses as dns.LookupAddress[];
+      const byName = this.hosts.has(hostname.toLowerCase());
+      const refused = list.find((a) => !byName && !this.addressAllowed(a.address));
+      if (refused || list.length === 0) {
+        const e = new DestinationRefused(`destination ${hostname} resolves to ${refused?.address ?? 'nothing'}, which is not a public address`) as NodeJS.ErrnoException;
+        e.code = 'EDESTINATIONREFUSED';
+        return callback(e, []);
+      }
+      if (options.all) return callback(null, list);
+      return callback(null, list[0].address, list[0].family);
+    });
+  };
+}

@@ -1,0 +1,195 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Agent, fetch } from 'undici';
+import type { DialectName } from '../db/database.js';
+import { claimDue, markCancelled, markFailed, markSucceeded, type DeliveriesDatabase, type Delivery } from './deliveries.js';
+import { DestinationGuard, DestinationRefused } from './destination-guard.js';
+import { signatureHeaders } from './signer.js';
+
+export interface DeliveryWorkerOptions<DB extends DeliveriesDatabase> {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  logger: FastifyBaseLogger;
+  /**
+   * The signing secret of a delivery's subscriber, or null when the subscriber is gone (the
+   * delivery is then cancelled). Looked up at send time, so a rotated secret applies to retries.
+   */
+  secretOf(delivery: Delivery): Promise<string | null>;
+  guard: DestinationGuard;
+  /** Delay before each retry, in ms; its length is the number of retries (default 10 s, 1 min, 5 min). */
+  retryDelaysMs?: readonly number[];
+  /** Per-attempt timeout (10 s: the contract). */
+  timeoutMs?: number;
+  /** Lease on a claimed delivery; longer than the timeout. A crashed worker's deliveries are reclaimed after it. */
+  leaseMs?: number;
+  pollIntervalMs?: number;
+  /** Attempts in flight at once, and per subscriber (so one slow receiver cannot hold every slot). */
+  concurrency?: number;
+  perSubscriber?: number;
+  userAgent?: string;
+}
+
+export const DEFAULT_RETRY_DELAYS_MS = [10_000, 60_000, 300_000] as const;
+
+/**
+ * Sends queued webhook deliveries: HTTP POST of the stored JSON body, signed, 10 s timeout,
+ * redirects not followed; 2xx is success, anything else (or a timeout, or a refused destination)
+ * is a failure retried after growing delays until the retries run out. Attempts run concurrently
+ * and never inside a database transaction.
+ */
+export class DeliveryWorker<DB extends DeliveriesDatabase> {
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly perSubscriberCount = new Map<string, number>();
+  private readonly agent: Agent;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = true;
+  private polling: Promise<void> | null = null;
+
+  constructor(private readonly options: DeliveryWorkerOptions<DB>) {
+    this.agent = new Agent({
+      connect: { lookup: options.guard.lookup, timeout: this.timeoutMs },
+      keepAliveTimeout: 4_000,
+    });
+  }
+
+  private get timeoutMs() {
+    return this.options.timeoutMs ?? 10_000;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops claiming and waits for the attempts in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.polling;
+    await Promise.allSettled([...this.inFlight.values()]);
+    await this.agent.close();
+  }
+
+  /** Asks for a claim soon (new deliveries were queued). */
+  poke(): void {
+    if (!this.stopped && !this.polling) this.schedule(0);
+  }
+
+  private schedule(delay: number) {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.polling = this.poll().finally(() => {
+        this.polling = null;
+      });
+    }, delay);
+    this.timer.unref?.();
+  }
+
+  private async poll(): Promise<void> {
+    const poll = this.options.pollIntervalMs ?? 200;
+    try {
+      const free = (this.options.concurrency ?? 16) - this.inFlight.size;
+      if (free > 0) {
+        const claimed = await this.claim(free);
+        for (const delivery of claimed) this.launch(delivery);
+      }
+    } catch (err) {
+      this.options.logger.error({ err }, 'webhook claim failed');
+    }
+    this.schedule(poll);
+  }
+
+  private busySubscribers(): string[] {
+    const cap = this.options.perSubscriber ?? 2;
+    return [...this.perSubscriberCount.entries()].filter(([, n]) => n >= cap).map(([key]) => key);
+  }
+
+  private claim(limit: number) {
+    return claimDue(this.options.db, this.options.dialect, {
+      now: Date.now(),
+      leaseMs: this.options.leaseMs ?? this.timeoutMs * 3,
+      limit,
+      busy: this.busySubscribers(),
+    });
+  }
+
+  private launch(delivery: Delivery) {
+    const key = `${delivery.subscriber_type}:${delivery.subscriber_id}`;
+    this.perSubscriberCount.set(key, (this.perSubscriberCount.get(key) ?? 0) + 1);
+    const task = this.attempt(delivery)
+      .catch((err) => this.options.logger.error({ err, deliveryId: delivery.id }, 'webhook attempt crashed'))
+      .finally(() => {
+        this.inFlight.delete(delivery.id);
+        const n = (this.perSubscriberCount.get(key) ?? 1) - 1;
+        if (n <= 0) this.perSubscriberCount.delete(key);
+        else this.perSubscriberCount.set(key, n);
+        this.poke();
+      });
+    this.inFlight.set(delivery.id, task);
+  }
+
+  /** Claims and sends everything due now, waiting for the attempts (tests and tools). */
+  async runOnce(): Promise<number> {
+    const claimed = await this.claim(this.options.concurrency ?? 16);
+    await Promise.all(claimed.map((d) => this.attempt(d)));
+    return claimed.length;
+  }
+
+  private async attempt(delivery: Delivery): Promise<void> {
+    const { db, logger } = this.options;
+    const secret = await this.options.secretOf(delivery);
+    if (secret === null) {
+      await markCancelled(db, delivery.id, 'the subscriber no longer exists');
+      return;
+    }
+    const started = Date.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      this.options.guard.checkUrl(delivery.url);
+      const headers = {
+        'content-type': 'application/json',
+        'user-agent': this.options.userAgent ?? 'Ponte-Webhooks/1.0',
+        ...signatureHeaders(secret, delivery.id, Math.floor(started / 1000), delivery.payload),
+      };
+      const response = await fetch(delivery.url, {
+        method: 'POST',
+        headers,
+        body: delivery.payload,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.timeoutMs),
+        dispatcher: this.agent,
+      });
+      statusCode = response.status;
+      // Read (and drop) the body so the connection can be reused; bounded by the same timeout.
+      await response.body?.cancel().catch(() => undefined);
+      if (statusCode < 200 || statusCode >= 300) error = `receiver answered ${statusCode}`;
+    } catch (err) {
+      error = describe(err, this.timeoutMs);
+    }
+    const now = Date.now();
+    if (error === null) {
+      await markSucceeded(db, delivery.id, statusCode ?? 200, now);
+      logger.debug({ deliveryId: delivery.id, ms: now - started }, 'webhook delivered');
+      return;
+    }
+    const delays = this.options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+    const retryIndex = delivery.attempts - 1;
+    const retryAt = retryIndex < delays.length ? now + delays[retryIndex] : null;
+    await markFailed(db, delivery.id, { statusCode, error, retryAt });
+    logger.info({ deliveryId: delivery.id, attempts: delivery.attempts, error, final: retryAt === null }, 'webhook attempt failed');
+  }
+}
+
+function describe(err: unknown, timeoutMs: number): string {
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string; name?: string } };
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
+  if (err instanceof DestinationRefused) return err.message;
+  if (e?.cause?.name === 'DestinationRefused' || e?.cause?.code === 'EDESTINATIONREFUSED') return e.cause.message ?? 'destination refused';
+  const code = e?.cause?.code;
+  return code ? `${code}: ${e.cause?.message ?? e.message}` : (e?.message ?? String(err));
+}
