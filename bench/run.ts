@@ -3,19 +3,27 @@
  * SQLite database in a temporary DATA_DIR, seeds 10,000 conversations with messages through the
  * API, then measures with autocannon, one scenario after another:
  *   bare Fastify route (ceiling), GET conversations (25 per page), GET messages, POST message.
- * Prints requests/second and p99 latency of each, and each as a ratio to the bare route.
+ * Prints requests/second and p99 latency of each, and each as a ratio to the bare route. Then
+ * webhook throughput and latency (see measureWebhooks), with a webhook on
+ * message_created pointing at a local receiver; events per second from the first commit to the
+ * last receipt, and the median commit-to-receipt latency (receipt time minus the message's
+ * created_at, which is stamped inside the committing transaction).
  * Set BENCH_CONVERSATIONS, BENCH_DURATION (seconds) and BENCH_CONNECTIONS to change the run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 10_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000);
+const WEBHOOK_PACED = Number(process.env.BENCH_WEBHOOK_PACED ?? 200);
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 function startProcess(cmd: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
@@ -85,6 +93,84 @@ async function measure(name: string, options: autocannon.Options): Promise<Resul
   return { name, rps: result.requests.average, p99: result.latency.p99, errors };
 }
 
+/**
+ * Waits until the service has dispatched every recorded event (the seeding and the POST scenario
+ * leave a backlog), reading its SQLite file directly, so the webhook phases measure only their own.
+ */
+async function waitForOutboxDrained(dataDir: string) {
+  const db = new Database(path.join(dataDir, 'chat.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    const pending = db.prepare('select count(*) as n from outbox_events where dispatched_at is null');
+    for (let i = 0; i < 600; i++) {
+      if ((pending.get() as { n: number }).n === 0) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error('the outbox did not drain in 120 s');
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Webhook throughput and latency, against a receiver in this process. Throughput: a burst of
+ * messages posted as fast as the API takes them, deliveries per second from the first commit to
+ * the last receipt. Latency: messages posted one every 20 ms (a steady load, no backlog), the
+ * median and p99 of receipt time minus the message's created_at (stamped inside the committing
+ * transaction).
+ */
+async function measureWebhooks(base: string, token: string, A: string, displayIds: number[], dataDir: string) {
+  let arrivals: { at: number; createdAt: number }[] = [];
+  let expected = 0;
+  // Only this phase's messages count: events of earlier scenarios may still be in the queue.
+  let tag = '';
+  let done: () => void = () => undefined;
+  const receiver = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const at = Date.now();
+      const payload = JSON.parse(body) as { created_at: string; content: string };
+      res.writeHead(200).end();
+      if (!payload.content.startsWith(tag)) return;
+      arrivals.push({ at, createdAt: Date.parse(payload.created_at) });
+      if (arrivals.length >= expected) done();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const port = (receiver.address() as import('node:net').AddressInfo).port;
+  const phase = async (name: string, count: number, concurrency: number, pauseMs: number) => {
+    await waitForOutboxDrained(dataDir);
+    arrivals = [];
+    expected = count;
+    tag = `webhook bench ${name} `;
+    const all = new Promise<void>((resolve) => (done = resolve));
+    await inBatches(count, concurrency, async (i) => {
+      const id = displayIds[i % displayIds.length];
+      await api(base, token, 'POST', `${A}/conversations/${id}/messages`, { content: `${tag}${i}` });
+      if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
+    });
+    await Promise.race([all, new Promise((_, reject) => setTimeout(() => reject(new Error('webhook deliveries did not all arrive in 180 s')), 180_000))]);
+    const latencies = arrivals.map((a) => a.at - a.createdAt).sort((a, b) => a - b);
+    const first = Math.min(...arrivals.map((a) => a.createdAt));
+    const last = Math.max(...arrivals.map((a) => a.at));
+    return {
+      events: arrivals.length,
+      perSecond: arrivals.length / ((last - first) / 1000),
+      medianMs: latencies[Math.floor(latencies.length / 2)],
+      p99Ms: latencies[Math.floor(latencies.length * 0.99)],
+    };
+  };
+  try {
+    await api(base, token, 'POST', `${A}/webhooks`, { url: `http://127.0.0.1:${port}/hook`, subscriptions: ['message_created'] });
+    process.stdout.write(`webhooks: a burst of ${WEBHOOK_EVENTS} messages, then ${WEBHOOK_PACED} at a steady pace...\n`);
+    const burst = await phase('burst', WEBHOOK_EVENTS, 16, 0);
+    const paced = await phase('paced', WEBHOOK_PACED, 1, 20);
+    return { burst, paced };
+  } finally {
+    receiver.close();
+  }
+}
+
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ponte-bench-'));
   const platformToken = randomBytes(24).toString('base64url');
@@ -98,7 +184,15 @@ async function main() {
     const chatPort = String(20000 + Math.floor(Math.random() * 20000));
     const chat = spawn(process.execPath, ['dist/server.js', 'chat'], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, CHAT_PORT: chatPort, HOST: '127.0.0.1', PLATFORM_TOKEN: platformToken, LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        CHAT_PORT: chatPort,
+        HOST: '127.0.0.1',
+        PLATFORM_TOKEN: platformToken,
+        LOG_LEVEL: 'warn',
+        WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     children.push(chat);
@@ -162,6 +256,8 @@ async function main() {
       }),
     );
 
+    const webhook = await measureWebhooks(base, token, A, displayIds, dataDir);
+
     const ceiling = results[0].rps;
     const rows = results.map((r) => [
       r.name,
@@ -175,6 +271,13 @@ async function main() {
     const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
     process.stdout.write(`\n${CONNECTIONS} connections, ${DURATION} s per scenario, ${displayIds.length} conversations, node ${process.version}\n`);
     process.stdout.write(`${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}\n`);
+    const { burst, paced } = webhook;
+    process.stdout.write(
+      `\nwebhooks (message_created to a local receiver):\n` +
+        `  throughput: ${burst.events} events in a burst, ${burst.perSecond.toFixed(0)} events/s from first commit to last receipt ` +
+        `(median commit-to-receipt under that backlog ${burst.medianMs.toFixed(0)} ms)\n` +
+        `  latency: ${paced.events} events at a steady pace, median commit-to-receipt ${paced.medianMs.toFixed(1)} ms, p99 ${paced.p99Ms.toFixed(1)} ms\n`,
+    );
   } finally {
     for (const c of children) c.kill('SIGTERM');
     fs.rmSync(dataDir, { recursive: true, force: true });

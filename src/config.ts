@@ -19,6 +19,8 @@ const EnvSchema = Type.Object({
   WEBHOOK_ALLOWED_HOSTS: Type.String({ default: '' }),
   WEBHOOK_RETRY_DELAYS: Type.String({ default: '10,60,300', pattern: '^\\s*\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*\\s*$' }),
   WEBHOOK_LEASE_SECONDS: Type.Number({ minimum: 11, maximum: 3600, default: 30 }),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  MAIL_FROM: Type.String({ minLength: 3, maxLength: 320, default: 'Ponte <no-reply@localhost>' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -46,6 +48,12 @@ export interface Config {
     readonly retryDelaysMs: readonly number[];
     /** How long a claimed delivery stays with its worker before another may take it over (ms). */
     readonly leaseMs: number;
+  };
+  readonly mail: {
+    /** SMTP connection URL (`smtp://user:pass@host:587`, `smtps://...:465`); null: e-mails are not sent. */
+    readonly smtpUrl: string | null;
+    /** The From header of outgoing e-mails. */
+    readonly from: string;
   };
   readonly host: string;
   readonly dataDir: string;
@@ -89,6 +97,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryDelaysMs: Object.freeze(parsed.WEBHOOK_RETRY_DELAYS.split(',').map((d) => Math.round(Number(d.trim()) * 1000))),
       leaseMs: Math.round(parsed.WEBHOOK_LEASE_SECONDS * 1000),
     }),
+    mail: Object.freeze({ smtpUrl: parsed.SMTP_URL ?? null, from: parsed.MAIL_FROM }),
     host: parsed.HOST,
     dataDir,
     logLevel: parsed.LOG_LEVEL,

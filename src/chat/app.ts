@@ -4,11 +4,14 @@ import { sql } from 'kysely';
 import { createBaseApp, type App } from '../core/http/app-base.js';
 import { chatErrorBody } from '../core/http/error-handler.js';
 import { registerMultipart } from '../core/http/multipart.js';
+import { CableHub } from '../core/realtime/cable.hub.js';
+import { registerCable } from '../core/realtime/cable.plugin.js';
 import { createLocalFileStore } from '../core/storage/file-store.js';
 import { createChatBackground, type BackgroundOptions, type ChatBackground } from './background.js';
 import { authPlugin } from './auth/auth.plugin.js';
 import { createChatServices } from './container.js';
 import type { ChatDeps } from './context.js';
+import { roomChannel } from './realtime/realtime.channel.js';
 import { chatRoutes } from './routes.js';
 
 export const CHAT_VERSION = '0.1.0';
@@ -53,6 +56,10 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
       platformAppApiKey: { type: 'apiKey', in: 'header', name: 'api_access_token', description: 'Platform app token' },
     },
   });
+  // Realtime push at GET /cable (ActionCable framing), fed by the background's realtime listener.
+  // Registered before the routes so upgrade requests to any other path are refused.
+  const cable = new CableHub({ channel: roomChannel(deps.db), logger: app.log });
+  await registerCable(app, cable);
 
   app.get(
     '/api',
@@ -84,7 +91,10 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
   await registerMultipart(app); // file uploads (messages); other routes answer 400 to multipart
   const services = createChatServices(deps);
   if (options.background) {
-    const background = createChatBackground(deps, services, app.log, options.background);
+    const background = createChatBackground(deps, services, app.log, {
+      ...options.background,
+      realtimeSink: (event) => cable.deliver(event),
+    });
     app.decorate('chatBackground', background);
     app.addHook('onReady', async () => background.start());
     // Stop claiming work first, then let the in-flight deliveries finish, before the database closes.

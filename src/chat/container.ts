@@ -2,6 +2,7 @@ import type { ChatDeps } from './context.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AgentBotsService } from './modules/agent-bots/agent-bots.service.js';
 import { AgentsService } from './modules/agents/agents.service.js';
+import { AutomationRulesService } from './modules/automation-rules/automation-rules.service.js';
 import { AttachmentFilesService } from './modules/attachments-files/attachments-files.service.js';
 import { ContactLabelsService } from './modules/contacts/contact-labels.service.js';
 import { ContactsService } from './modules/contacts/contacts.service.js';
@@ -17,6 +18,7 @@ import { TeamsService } from './modules/teams/teams.service.js';
 import { UsersService } from './modules/users/users.service.js';
 import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { PlatformService } from './platform/platform.service.js';
+import { PublicService } from './public/public.service.js';
 
 /**
  * The composition root: builds every service of the conversation service once, in dependency
@@ -46,11 +48,16 @@ export function createChatServices(deps: ChatDeps) {
     onAttachmentsRemoved: (keys) => fileStore.remove(keys),
   });
   const startConversation = new StartConversation(deps, { inboxes, contacts, conversations, conversationMessages });
+  // The public interface (widgets, third parties) acts through the services above as a contact.
+  const publicApi = new PublicService(deps, {
+    accounts, inboxes, contacts, conversations, conversationChanges, conversationMessages, messages, startConversation,
+  });
   const webhooks = new WebhooksService(deps);
+  const automationRules = new AutomationRulesService(deps, { agents, conversations });
   return {
-    webhooks,
+    webhooks, automationRules,
     users, accounts, platform, profile, inboxes, agentBots, contacts, contactLabels, agents, teams, inboxMembers, fileStore, attachmentFiles,
-    messages, conversations, conversationChanges, conversationMessages, startConversation,
+    messages, conversations, conversationChanges, conversationMessages, startConversation, publicApi,
   };
 }
 

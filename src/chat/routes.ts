@@ -12,8 +12,11 @@ import { contactsRoutes } from './modules/contacts/contacts.routes.js';
 import { conversationsRoutes } from './modules/conversations/conversations.routes.js';
 import { messagesRoutes } from './modules/messages/messages.routes.js';
 import { attachmentFilesRoutes } from './modules/attachments-files/attachments-files.routes.js';
+import { automationRulesRoutes } from './modules/automation-rules/automation-rules.routes.js';
+
+import { publicRoutes } from './public/public.routes.js';
 
 export type ChatRoutes = (app: App, options: { services: ChatServices }) => Promise<void>;
 
 /** Every route plugin of the conversation service. Order does not matter. */
-export const chatRoutes: ChatRoutes[] = [platformRoutes, profileRoutes, inboxesRoutes, contactsRoutes, agentsRoutes, teamsRoutes, inboxMembersRoutes, agentBotsRoutes, attachmentFilesRoutes, conversationsRoutes, messagesRoutes, webhooksRoutes];
+export const chatRoutes: ChatRoutes[] = [platformRoutes, profileRoutes, inboxesRoutes, contactsRoutes, agentsRoutes, teamsRoutes, inboxMembersRoutes, agentBotsRoutes, attachmentFilesRoutes, conversationsRoutes, messagesRoutes, webhooksRoutes, automationRulesRoutes, publicRoutes];

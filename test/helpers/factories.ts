@@ -146,3 +146,22 @@ export async function newMessage(
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { id: number; content: string | null; message_type: number; [field: string]: any };
 }
+
+/* Public interface (src/chat/public): a contact and its conversations, addressed by identifiers. */
+
+/** `/public/api/v1/inboxes/{inbox_identifier}` */
+export const publicInboxPath = (inboxIdentifier: string) => `/public/api/v1/inboxes/${encodeURIComponent(inboxIdentifier)}`;
+
+/** A contact created through the public interface; returns Chatwoot's public contact. */
+export async function newPublicContact(t: ChatTestApp, inboxIdentifier: string, fields: Record<string, unknown> = {}) {
+  const res = await client(t.app).post(`${publicInboxPath(inboxIdentifier)}/contacts`, { name: `Visitor ${unique()}`, ...fields });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as { id: number; source_id: string; pubsub_token: string; name: string; email: string | null; phone_number: string | null };
+}
+
+/** A conversation started by a public contact; returns Chatwoot's public conversation. */
+export async function newPublicConversation(t: ChatTestApp, inboxIdentifier: string, sourceId: string, body: Record<string, unknown> = {}) {
+  const res = await client(t.app).post(`${publicInboxPath(inboxIdentifier)}/contacts/${encodeURIComponent(sourceId)}/conversations`, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as { id: number; inbox_id: number; status: string; contact_last_seen_at: string | null; [field: string]: any };
+}

@@ -1,6 +1,7 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { OutboxTable } from '../../core/events/outbox.js';
 import type { WebhookDeliveriesTable } from '../../core/webhooks/deliveries.js';
+import type { OutgoingEmailsTable } from '../../core/mail/outgoing-emails.js';
 
 /**
  * Row types of the conversation service's tables (see migrations/). Timestamps are epoch
@@ -257,10 +258,46 @@ export interface WebhooksTable {
   updated_at: number;
 }
 
+export interface AutomationRulesTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  description: string | null;
+  /** conversation_created | conversation_updated | message_created | conversation_opened | conversation_resolved */
+  event_name: string;
+  /** JSON array of {attribute_key, filter_operator, values, query_operator}. */
+  conditions: string;
+  /** JSON array of {action_name, action_params}. */
+  actions: string;
+  active: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export type AutomationRunOutcome = 'applied' | 'skipped' | 'failed';
+
+export interface AutomationRuleRunsTable {
+  id: Generated<number>;
+  account_id: number;
+  rule_id: number;
+  event_name: string;
+  /** The outbox event that triggered the run. */
+  event_id: number | null;
+  conversation_display_id: number | null;
+  outcome: AutomationRunOutcome;
+  /** JSON array of the action names applied. */
+  actions_applied: string;
+  error: string | null;
+  created_at: number;
+}
+
 export interface ChatDatabase {
   outbox_events: OutboxTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  outgoing_emails: OutgoingEmailsTable;
   webhooks: WebhooksTable;
+  automation_rules: AutomationRulesTable;
+  automation_rule_runs: AutomationRuleRunsTable;
   accounts: AccountsTable;
   users: UsersTable;
   platform_apps: PlatformAppsTable;
@@ -295,3 +332,5 @@ export type Attachment = Selectable<AttachmentsTable>;
 export type NewMessage = Insertable<MessagesTable>;
 export type ConversationUpdate = Updateable<ConversationsTable>;
 export type Webhook = Selectable<WebhooksTable>;
+export type AutomationRule = Selectable<AutomationRulesTable>;
+export type AutomationRuleRun = Selectable<AutomationRuleRunsTable>;

@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DialectName } from './database.js';
 
 /**
@@ -34,7 +34,12 @@ export async function migrateToLatest(
   dialect: DialectName,
   migrations: Record<string, PortableMigration>,
 ): Promise<void> {
-  const migrator = new Migrator({ db, provider: new StaticProvider(migrations, dialect) });
+  // On PostgreSQL, Kysely looks for its bookkeeping tables across every schema unless told which
+  // one: name the connection's own, so databases holding several schemas (tests, shared hosts)
+  // never see each other's migration state.
+  const migrationTableSchema =
+    dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db, provider: new StaticProvider(migrations, dialect), migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DialectName } from '../db/database.js';
-import type { OutboxDatabase } from './outbox.js';
+import { onOutboxWrite, type OutboxDatabase } from './outbox.js';
 
 /** An event as listeners receive it: the outbox row with its payload parsed. */
 export interface OutboxEvent {
@@ -37,6 +37,8 @@ export interface DispatcherOptions<DB extends OutboxDatabase> {
   /** How often an idle dispatcher looks for new events (ms). */
   pollIntervalMs?: number;
   batchSize?: number;
+  /** Called after each committed batch (e.g. to wake the delivery worker). */
+  onDispatched?: (events: readonly OutboxEvent[]) => void;
 }
 
 /**
@@ -53,6 +55,7 @@ export class OutboxDispatcher<DB extends OutboxDatabase> {
   private running: Promise<void> | null = null;
   private stopped = true;
   private wanted = false;
+  private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly options: DispatcherOptions<DB>) {
     this.db = options.db as unknown as Kysely<OutboxDatabase>;
@@ -61,22 +64,28 @@ export class OutboxDispatcher<DB extends OutboxDatabase> {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    // A write in this process: look again shortly (after its transaction has had time to commit).
+    this.unsubscribe = onOutboxWrite(() => this.poke(2));
     this.schedule(0);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
   }
 
   /** Asks for a pass soon (after a write that recorded events). */
-  poke(): void {
+  poke(delayMs = 0): void {
     if (this.stopped) return;
     this.wanted = true;
-    if (!this.running) this.schedule(0);
+    if (!this.running && !(this.timer && this.pendingDelay <= delayMs)) this.schedule(delayMs);
   }
+
+  private pendingDelay = Infinity;
 
   /** Dispatches until the outbox is empty; returns how many events were dispatched. For tests and tools. */
   async drain(): Promise<number> {
@@ -91,8 +100,10 @@ export class OutboxDispatcher<DB extends OutboxDatabase> {
   private schedule(delay: number) {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
+    this.pendingDelay = delay;
     this.timer = setTimeout(() => {
       this.timer = null;
+      this.pendingDelay = Infinity;
       this.running = this.loop().finally(() => {
         this.running = null;
       });
@@ -159,6 +170,7 @@ export class OutboxDispatcher<DB extends OutboxDatabase> {
       }
       return done;
     });
+    if (events.length > 0) this.options.onDispatched?.(events);
     for (const event of events) {
       for (const listener of listeners) {
         if (!listener.afterCommit) continue;

@@ -28,6 +28,17 @@ export interface DomainEvent<P = unknown> {
   origin?: string | null;
 }
 
+const writeListeners = new Set<() => void>();
+
+/**
+ * Subscribes to "an event was just recorded" in this process (the dispatcher uses it to look
+ * sooner than its next poll). The write may not be committed yet when this fires.
+ */
+export function onOutboxWrite(listener: () => void): () => void {
+  writeListeners.add(listener);
+  return () => writeListeners.delete(listener);
+}
+
 /**
  * Records an event in the same transaction as the change it describes. If the transaction
  * rolls back, the event never existed; if it commits, the event will be dispatched, even after
@@ -47,6 +58,7 @@ export async function emit<DB extends OutboxDatabase>(trx: Kysely<DB>, event: Do
       dispatch_error: null,
     })
     .execute();
+  for (const listener of writeListeners) listener();
 }
 
 /** Reads events not yet dispatched, oldest first. Used by the dispatcher and by tests. */

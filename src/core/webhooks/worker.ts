@@ -43,6 +43,9 @@ export class DeliveryWorker<DB extends DeliveriesDatabase> {
   private readonly agent: Agent;
   private timer: NodeJS.Timeout | null = null;
   private stopped = true;
+  /** Outcomes waiting to be written; flushed together in one transaction (one commit for many). */
+  private outcomes: { write: (q: Kysely<DB>) => Promise<void>; done: (err?: unknown) => void }[] = [];
+  private flushing = false;
   private polling: Promise<void> | null = null;
 
   constructor(private readonly options: DeliveryWorkerOptions<DB>) {
@@ -139,11 +142,43 @@ export class DeliveryWorker<DB extends DeliveriesDatabase> {
     return claimed.length;
   }
 
+  /**
+   * Writes an attempt's outcome. Outcomes that finish together are written in one transaction
+   * (on SQLite with synchronous=FULL each commit is an fsync), and the attempt resolves once its
+   * outcome is committed.
+   */
+  private record(write: (q: Kysely<DB>) => Promise<void>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.outcomes.push({ write, done: (err) => (err ? reject(err) : resolve()) });
+      if (!this.flushing) setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      while (this.outcomes.length > 0) {
+        const batch = this.outcomes.splice(0);
+        try {
+          await this.options.db.transaction().execute(async (trx) => {
+            for (const o of batch) await o.write(trx);
+          });
+          for (const o of batch) o.done();
+        } catch (err) {
+          for (const o of batch) o.done(err);
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
   private async attempt(delivery: Delivery): Promise<void> {
-    const { db, logger } = this.options;
+    const { logger } = this.options;
     const secret = await this.options.secretOf(delivery);
     if (secret === null) {
-      await markCancelled(db, delivery.id, 'the subscriber no longer exists');
+      await this.record((q) => markCancelled(q, delivery.id, 'the subscriber no longer exists'));
       return;
     }
     const started = Date.now();
@@ -173,14 +208,14 @@ export class DeliveryWorker<DB extends DeliveriesDatabase> {
     }
     const now = Date.now();
     if (error === null) {
-      await markSucceeded(db, delivery.id, statusCode ?? 200, now);
+      await this.record((q) => markSucceeded(q, delivery.id, statusCode ?? 200, now));
       logger.debug({ deliveryId: delivery.id, ms: now - started }, 'webhook delivered');
       return;
     }
     const delays = this.options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
     const retryIndex = delivery.attempts - 1;
     const retryAt = retryIndex < delays.length ? now + delays[retryIndex] : null;
-    await markFailed(db, delivery.id, { statusCode, error, retryAt });
+    await this.record((q) => markFailed(q, delivery.id, { statusCode, error, retryAt }));
     logger.info({ deliveryId: delivery.id, attempts: delivery.attempts, error, final: retryAt === null }, 'webhook attempt failed');
   }
 }

@@ -2,10 +2,12 @@ import type { PortableMigration } from '../../../core/db/migrator.js';
 import { migration0001 } from './0001_core.js';
 import { migration0002Contacts } from './0002_contacts.js';
 import { migration0003Webhooks } from './0003_webhooks.js';
+import { migration0004Automation } from './0004_automation.js';
 
 /** Every migration of the conversation service, in order. Names never change once released. */
 export const chatMigrations: Record<string, PortableMigration> = {
   '0001_core': migration0001,
   '0002_contacts': migration0002Contacts,
   '0003_webhooks': migration0003Webhooks,
+  '0004_automation': migration0004Automation,
 };

@@ -2,7 +2,7 @@ import { conflict, invalidField, notFound } from '../../../core/http/errors.js';
 import { emit } from '../../../core/events/outbox.js';
 import { randomToken } from '../../../core/security/tokens.js';
 import { parseJsonObject } from '../../../core/time.js';
-import type { AccountContext, ChatDeps, Q } from '../../context.js';
+import { assertStaff, eventOrigin, type AccountContext, type ChatDeps, type Q } from '../../context.js';
 import type { Contact, ContactInbox, Inbox } from '../../db/schema.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { AttachmentFilesService } from '../attachments-files/attachments-files.service.js';
@@ -65,8 +65,9 @@ export class ContactsService {
     private readonly attachmentFiles: AttachmentFilesService,
   ) {}
 
-  /** A contact of the account; 404 for unknown ids and ids of other accounts. */
+  /** A contact of the account; 404 for unknown ids and ids of other accounts (a contact ctx: only itself). */
   async get(ctx: AccountContext, id: number, q: Q = this.deps.db): Promise<Contact> {
+    if (ctx.actor.type === 'contact' && ctx.actor.contactId !== id) throw notFound('Contact');
     const contact = await repo.findContact(q, ctx.accountId, id);
     if (!contact) throw notFound('Contact');
     return contact;
@@ -92,31 +93,49 @@ export class ContactsService {
    */
   async create(ctx: AccountContext, body: ContactCreateBody): Promise<{ contact: Contact; contactInbox: ContactInbox | null }> {
     return this.deps.db.transaction().execute(async (trx) => {
-      const email = normalizeEmail(body.email) ?? null;
-      await this.assertUnique(trx, ctx.accountId, { email, identifier: body.identifier });
       if (body.inbox_id !== undefined) await this.inboxes.get(ctx, body.inbox_id, trx);
-      const now = Date.now();
-      const contact = await repo.insertContact(trx, {
-        account_id: ctx.accountId,
-        name: body.name ?? '',
-        email,
-        phone_number: body.phone_number ?? null,
-        identifier: body.identifier ?? null,
-        avatar_url: body.avatar_url ?? null,
-        blocked: body.blocked ? 1 : 0,
-        additional_attributes: JSON.stringify(body.additional_attributes ?? {}),
-        custom_attributes: JSON.stringify(body.custom_attributes ?? {}),
-        last_activity_at: null,
-        created_at: now,
-        updated_at: now,
-      });
+      const contact = await this.createInTransaction(trx, ctx.accountId, body);
       const contactInbox =
         body.inbox_id !== undefined
           ? await this.ensureContactInbox(trx, ctx.accountId, contact.id, body.inbox_id, body.source_id)
           : null;
-      await this.emitContactEvent(trx, 'contact_created', contact);
       return { contact, contactInbox };
     });
+  }
+
+  /**
+   * Inserts a contact (e-mail and identifier unique in the account, 409 otherwise) and records
+   * `contact_created`, in the caller's transaction. Also used by the public interface.
+   */
+  async createInTransaction(trx: Q, accountId: number, body: Omit<ContactCreateBody, 'inbox_id' | 'source_id'>): Promise<Contact> {
+    const email = normalizeEmail(body.email) ?? null;
+    await this.assertUnique(trx, accountId, { email, identifier: body.identifier });
+    const now = Date.now();
+    const contact = await repo.insertContact(trx, {
+      account_id: accountId,
+      name: body.name ?? '',
+      email,
+      phone_number: body.phone_number ?? null,
+      identifier: body.identifier ?? null,
+      avatar_url: body.avatar_url ?? null,
+      blocked: body.blocked ? 1 : 0,
+      additional_attributes: JSON.stringify(body.additional_attributes ?? {}),
+      custom_attributes: JSON.stringify(body.custom_attributes ?? {}),
+      last_activity_at: null,
+      created_at: now,
+      updated_at: now,
+    });
+    await this.emitContactEvent(trx, 'contact_created', contact);
+    return contact;
+  }
+
+  /** The account's contact with this identifier or (normalized) e-mail, if any (unique indexes). */
+  async findByIdentity(q: Q, accountId: number, by: { identifier?: string | null; email?: string | null }) {
+    const email = normalizeEmail(by.email);
+    return {
+      byIdentifier: by.identifier ? await repo.findContactByIdentifier(q, accountId, by.identifier) : undefined,
+      byEmail: email ? await repo.findContactByEmail(q, accountId, email) : undefined,
+    };
   }
 
   /** The account's contacts, 15 per page, optionally only those with any of `labels`. */
@@ -133,6 +152,7 @@ export class ContactsService {
   }
 
   private async page(ctx: AccountContext, filter: repo.ContactListFilter, page: number, sort: string | undefined) {
+    assertStaff(ctx);
     const { rows, count } = await repo.listContacts(this.deps.db, ctx.accountId, filter, {
       ...parseSort(sort),
       limit: CONTACTS_PER_PAGE,
@@ -173,7 +193,7 @@ export class ContactsService {
         updated_at: Date.now(),
       });
       if (!updated) throw notFound('Contact');
-      await this.emitContactEvent(trx, 'contact_updated', updated, { changed_attributes: changes });
+      await this.emitContactEvent(trx, 'contact_updated', updated, { changed_attributes: changes }, ctx);
       return updated;
     });
     return { contact, contactInboxes: (await this.contactInboxesOf(ctx.accountId, [contact.id])).get(contact.id) ?? [] };
@@ -185,6 +205,7 @@ export class ContactsService {
    * committed (a rolled-back delete never loses a file). Returns their storage keys.
    */
   async delete(ctx: AccountContext, id: number): Promise<{ storageKeys: string[] }> {
+    assertStaff(ctx);
     const result = await this.deps.db.transaction().execute(async (trx) => {
       await this.get(ctx, id, trx);
       const storageKeys = await this.attachmentFiles.keysOfContact(trx, ctx.accountId, id);
@@ -206,14 +227,15 @@ export class ContactsService {
     });
   }
 
-  /** Records a contact event with the webhook payload, inside the caller's transaction. */
-  async emitContactEvent(q: Q, name: 'contact_created' | 'contact_updated', contact: Contact, extra: Record<string, unknown> = {}) {
+  /** Records a contact event with the webhook payload, inside the caller's transaction; `ctx` sets its origin. */
+  async emitContactEvent(q: Q, name: 'contact_created' | 'contact_updated', contact: Contact, extra: Record<string, unknown> = {}, ctx?: AccountContext) {
     const account = await this.accounts.find(q, contact.account_id);
     if (!account) throw notFound('Account');
     await emit(q, {
       accountId: contact.account_id,
       name,
       payload: { event: name, ...contactWebhookData(contact, account), ...extra },
+      origin: ctx ? eventOrigin(ctx) : null,
     });
   }
 

@@ -1,6 +1,6 @@
-import { invalidField, unprocessable } from '../../../core/http/errors.js';
+import { forbidden, invalidField, unprocessable } from '../../../core/http/errors.js';
 import { parseJsonObject } from '../../../core/time.js';
-import type { AccountContext, ChatDeps } from '../../context.js';
+import { assertStaff, type AccountContext, type ChatDeps } from '../../context.js';
 import type { Conversation, ConversationPriority, ConversationUpdate } from '../../db/schema.js';
 import type { AgentRow } from '../agents/agents.repository.js';
 import { normalizeLabels } from '../contacts/contact-labels.service.js';
@@ -40,6 +40,7 @@ export class ConversationChangesService {
 
   /** PATCH: assignee, team, status (open|resolved|pending), priority; attributes merge into the stored ones. */
   async update(ctx: AccountContext, displayId: number, body: ConversationUpdateBody): Promise<ConversationBundle> {
+    assertStaff(ctx);
     return this.deps.db.transaction().execute(async (trx) => {
       const current = await this.conversations.get(ctx, displayId, trx);
       const values: ConversationUpdate = {};
@@ -65,8 +66,8 @@ export class ConversationChangesService {
       const changed = changedAttributes(tracked(current), tracked({ ...current, ...values } as Conversation));
       if (changed.length === 0 && values.status === undefined) return this.conversations.bundles.loadOne(trx, current);
       const updated = await repo.updateConversation(trx, ctx.accountId, current.id, { ...values, updated_at: Date.now() });
-      if (updated.status !== current.status) await this.conversations.emitStatusChanged(trx, current.status, updated);
-      if (changed.length > 0) await this.conversations.emitEvent(trx, 'conversation_updated', updated, changed);
+      if (updated.status !== current.status) await this.conversations.emitStatusChanged(trx, current.status, updated, ctx);
+      if (changed.length > 0) await this.conversations.emitEvent(trx, 'conversation_updated', updated, changed, ctx);
       return this.conversations.bundles.loadOne(trx, updated);
     });
   }
@@ -74,9 +75,10 @@ export class ConversationChangesService {
   /**
    * Sets the status, or without one flips open <-> resolved (any other status opens). `snoozed_until`
    * (UNIX seconds, in the future) goes with `snoozed`; snoozing without it lasts until the next
-   * incoming message.
+   * incoming message. A contact (public interface) may only resolve its conversation.
    */
   async toggleStatus(ctx: AccountContext, displayId: number, body: ToggleStatusBody): Promise<Conversation> {
+    if (ctx.role === 'contact' && body.status !== 'resolved') throw forbidden('A contact may only resolve its conversation');
     if (body.snoozed_until != null && body.status !== 'snoozed') {
       throw invalidField('snoozed_until', 'is only accepted with status snoozed');
     }
@@ -94,27 +96,47 @@ export class ConversationChangesService {
         snoozed_until: snoozedUntil,
         updated_at: Date.now(),
       });
-      if (updated.status !== current.status) await this.conversations.emitStatusChanged(trx, current.status, updated);
+      if (updated.status !== current.status) await this.conversations.emitStatusChanged(trx, current.status, updated, ctx);
       return updated;
     });
   }
 
   async togglePriority(ctx: AccountContext, displayId: number, priority: PriorityName | null): Promise<void> {
+    assertStaff(ctx);
     await this.deps.db.transaction().execute(async (trx) => {
       const current = await this.conversations.get(ctx, displayId, trx);
       const stored = storedPriority(priority);
       if (stored === current.priority) return;
       const updated = await repo.updateConversation(trx, ctx.accountId, current.id, { priority: stored, updated_at: Date.now() });
-      await this.conversations.emitEvent(trx, 'conversation_updated', updated, changedAttributes(tracked(current), tracked(updated)));
+      await this.conversations.emitEvent(trx, 'conversation_updated', updated, changedAttributes(tracked(current), tracked(updated)), ctx);
+    });
+  }
+
+  /**
+   * Mutes the conversation (`muted` = 1: an incoming message no longer reopens it); records
+   * `conversation_updated` with the change. Muting a muted conversation changes nothing.
+   */
+  async mute(ctx: AccountContext, displayId: number): Promise<void> {
+    assertStaff(ctx);
+    await this.deps.db.transaction().execute(async (trx) => {
+      const current = await this.conversations.get(ctx, displayId, trx);
+      if (current.muted === 1) return;
+      const updated = await repo.updateConversation(trx, ctx.accountId, current.id, { muted: 1, updated_at: Date.now() });
+      await this.conversations.emitEvent(trx, 'conversation_updated', updated, [{ muted: { previous_value: false, current_value: true } }], ctx);
     });
   }
 
   /**
    * The calling agent has read the conversation: agent_last_seen_at (and assignee_last_seen_at
    * when they are its assignee) become now, so `unread_count` counts only newer incoming messages.
+   * For a contact (public interface) it is contact_last_seen_at instead.
    */
   async markSeen(ctx: AccountContext, displayId: number): Promise<void> {
     const conversation = await this.conversations.get(ctx, displayId);
+    if (ctx.role === 'contact') {
+      await this.conversations.markSeenByContact(this.deps.db, ctx, conversation);
+      return;
+    }
     const now = Date.now();
     await repo.updateConversation(this.deps.db, ctx.accountId, conversation.id, {
       agent_last_seen_at: now,
@@ -123,12 +145,14 @@ export class ConversationChangesService {
   }
 
   async labels(ctx: AccountContext, displayId: number): Promise<string[]> {
+    assertStaff(ctx);
     const conversation = await this.conversations.get(ctx, displayId);
     return labelsRepo.labelsOf(this.deps.db, ctx.accountId, conversation.id);
   }
 
   /** Replaces all labels (trimmed, lower-cased, de-duplicated); returns the new set, sorted. */
   async replaceLabels(ctx: AccountContext, displayId: number, labels: readonly string[]): Promise<string[]> {
+    assertStaff(ctx);
     const normalized = normalizeLabels(labels);
     return this.deps.db.transaction().execute(async (trx) => {
       const conversation = await this.conversations.get(ctx, displayId, trx);
@@ -137,7 +161,7 @@ export class ConversationChangesService {
       await labelsRepo.replaceLabels(trx, ctx.accountId, conversation.id, normalized);
       await this.conversations.emitEvent(trx, 'conversation_updated', conversation, [
         { labels: { previous_value: before, current_value: normalized } },
-      ]);
+      ], ctx);
       return normalized;
     });
   }
@@ -147,6 +171,7 @@ export class ConversationChangesService {
    * as in Chatwoot; otherwise `team_id` (null removes the team). Returns what was assigned.
    */
   async assign(ctx: AccountContext, displayId: number, body: AssignmentBody): Promise<AssignmentResult> {
+    assertStaff(ctx);
     const byAgent = body.assignee_id !== undefined;
     if (!byAgent && body.team_id === undefined) {
       throw unprocessable('assignee_id or team_id is required', [{ field: 'assignee_id', message: 'or team_id is required' }]);
@@ -165,7 +190,7 @@ export class ConversationChangesService {
       const changed = changedAttributes(tracked(current), tracked({ ...current, ...values } as Conversation));
       if (changed.length > 0) {
         const updated = await repo.updateConversation(trx, ctx.accountId, current.id, { ...values, updated_at: Date.now() });
-        await this.conversations.emitEvent(trx, 'conversation_updated', updated, changed);
+        await this.conversations.emitEvent(trx, 'conversation_updated', updated, changed, ctx);
       }
       return { agent, teamId: byAgent ? null : (values.team_id ?? null) };
     });

@@ -39,6 +39,11 @@ export interface FilterOptions {
   now?: number;
   /** Name of the criteria array in error details (`payload` for the filter endpoint). */
   field?: string;
+  /**
+   * Attributes beyond the whitelist (automation rules' message attributes): the condition for a
+   * criterion whose key it knows (it answers 422 naming `<path>.<part>` itself), else undefined.
+   */
+  extraAttribute?: (criterion: FilterCriterion, path: string) => ConversationCondition | undefined;
 }
 
 type EB = ExpressionBuilder<ChatDatabase, 'conversations'>;
@@ -104,6 +109,8 @@ export function compileConversationFilter(criteria: readonly FilterCriterion[], 
 
 function compileOne(c: FilterCriterion, path: string, options: FilterOptions): ConversationCondition {
   const spec = Object.hasOwn(FILTER_ATTRIBUTES, c.attribute_key) ? FILTER_ATTRIBUTES[c.attribute_key] : undefined;
+  const extra = spec ? undefined : options.extraAttribute?.(c, path);
+  if (extra) return extra;
   if (!spec) throw invalidField(`${path}.attribute_key`, `'${c.attribute_key}' is not a supported attribute`);
   const op = c.filter_operator as FilterOperator;
   if (!(FILTER_OPERATORS as readonly string[]).includes(op)) {

@@ -18,6 +18,19 @@ export async function findByDisplayId(q: Q, accountId: number, displayId: number
     .executeTakeFirst();
 }
 
+/** The conversations of one contact inbox, newest first (conversations_contact_inbox_idx). */
+export async function listByContactInbox(q: Q, accountId: number, contactInboxId: number, page: { limit: number; offset: number }) {
+  return q
+    .selectFrom('conversations')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('contact_inbox_id', '=', contactInboxId)
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
 export async function updateConversation(q: Q, accountId: number, id: number, values: Updateable<ConversationsTable>) {
   return q
     .updateTable('conversations')

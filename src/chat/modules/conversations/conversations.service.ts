@@ -1,6 +1,6 @@
 import { emit } from '../../../core/events/outbox.js';
 import { invalidField, notFound } from '../../../core/http/errors.js';
-import { isAdmin, type AccountContext, type ChatDeps, type Q } from '../../context.js';
+import { assertStaff, eventOrigin, isAdmin, type AccountContext, type ChatDeps, type Q } from '../../context.js';
 import type { Conversation, ConversationStatus, ConversationUpdate, Message, Team } from '../../db/schema.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { AgentRow } from '../agents/agents.repository.js';
@@ -61,13 +61,40 @@ export class ConversationsService {
     this.bundles = new ConversationBundles(services.agents, services.messages);
   }
 
-  /** A conversation of the account in an inbox the actor may see, by display id; 404 otherwise. */
+  /**
+   * A conversation of the account in an inbox the actor may see, by display id; 404 otherwise.
+   * A contact (public interface) sees only the conversations of its own contact inbox.
+   */
   async get(ctx: AccountContext, displayId: number, q: Q = this.deps.db): Promise<Conversation> {
     const conversation = await repo.findByDisplayId(q, ctx.accountId, displayId);
     if (!conversation) throw notFound('Conversation');
     const visible = await this.services.inboxes.visibleInboxIds(ctx, q);
     if (visible && !visible.includes(conversation.inbox_id)) throw notFound('Conversation');
+    if (ctx.role === 'contact') {
+      const actor = ctx.actor.type === 'contact' ? ctx.actor : null;
+      if (!actor || conversation.contact_id !== actor.contactId || conversation.contact_inbox_id !== actor.contactInboxId) {
+        throw notFound('Conversation');
+      }
+    }
     return conversation;
+  }
+
+  /**
+   * The conversations of the acting contact's contact inbox (public interface), newest first, 25
+   * per page (conversations_contact_inbox_idx). Other actors use `list`.
+   */
+  async listOfContact(ctx: AccountContext, page: number, q: Q = this.deps.db): Promise<Conversation[]> {
+    if (ctx.actor.type !== 'contact') throw notFound('Conversation');
+    return repo.listByContactInbox(q, ctx.accountId, ctx.actor.contactInboxId, {
+      limit: CONVERSATIONS_PER_PAGE,
+      offset: (page - 1) * CONVERSATIONS_PER_PAGE,
+    });
+  }
+
+  /** The contact has read the conversation (public interface): contact_last_seen_at becomes now. */
+  async markSeenByContact(q: Q, ctx: AccountContext, conversation: Conversation): Promise<Conversation> {
+    if (ctx.actor.type !== 'contact' || conversation.contact_id !== ctx.actor.contactId) throw notFound('Conversation');
+    return repo.updateConversation(q, ctx.accountId, conversation.id, { contact_last_seen_at: Date.now() });
   }
 
   async show(ctx: AccountContext, displayId: number): Promise<ConversationBundle> {
@@ -124,7 +151,7 @@ export class ConversationsService {
       created_at: now,
       updated_at: now,
     });
-    await this.emitEvent(trx, 'conversation_created', conversation);
+    await this.emitEvent(trx, 'conversation_created', conversation, undefined, ctx);
     return conversation;
   }
 
@@ -149,21 +176,25 @@ export class ConversationsService {
       values.waiting_since = null;
     }
     const updated = await repo.updateConversation(trx, ctx.accountId, conversation.id, values);
-    if (updated.status !== conversation.status) await this.emitStatusChanged(trx, conversation.status, updated);
+    if (updated.status !== conversation.status) await this.emitStatusChanged(trx, conversation.status, updated, ctx);
     return updated;
   }
 
   /** Records `conversation_status_changed` with the status change. */
-  async emitStatusChanged(trx: Q, previous: ConversationStatus, updated: Conversation): Promise<void> {
+  async emitStatusChanged(trx: Q, previous: ConversationStatus, updated: Conversation, ctx?: AccountContext): Promise<void> {
     await this.emitEvent(trx, 'conversation_status_changed', updated, [
       { status: { previous_value: previous, current_value: updated.status } },
-    ]);
+    ], ctx);
   }
 
-  /** Records a conversation event with the full conversation object, in the caller's transaction. */
-  async emitEvent(trx: Q, name: ConversationEventName, conversation: Conversation, changed?: ChangedAttributes): Promise<void> {
+  /**
+   * Records a conversation event with the full conversation object, in the caller's transaction.
+   * `ctx` (who caused it) sets the event's origin ('automation' for rule actions; see eventOrigin).
+   */
+  async emitEvent(trx: Q, name: ConversationEventName, conversation: Conversation, changed?: ChangedAttributes, ctx?: AccountContext): Promise<void> {
     const bundle = await this.bundles.loadOne(trx, conversation);
-    await emit(trx, { accountId: conversation.account_id, name, payload: conversationEventPayload(name, bundle, changed) });
+    const payload = conversationEventPayload(name, bundle, changed);
+    await emit(trx, { accountId: conversation.account_id, name, payload, origin: ctx ? eventOrigin(ctx) : null });
   }
 
   /** The assignee must be an agent of the account and, unless an administrator, of the inbox (422). */
@@ -186,6 +217,7 @@ export class ConversationsService {
 
   /** The actor's conversation scope, or null when they may see none (an agent without inboxes). */
   private async scope(ctx: AccountContext): Promise<repo.ConversationScope | null> {
+    assertStaff(ctx); // contacts list only their own conversations (listOfContact)
     const inboxIds = isAdmin(ctx) ? null : await this.services.inboxes.visibleInboxIds(ctx);
     if (inboxIds && inboxIds.length === 0) return null;
     return { accountId: ctx.accountId, inboxIds };

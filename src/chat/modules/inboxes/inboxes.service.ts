@@ -7,6 +7,9 @@ import type { AttachmentFilesService } from '../attachments-files/attachments-fi
 import * as repo from './inboxes.repository.js';
 import { CHANNEL_REQUIRED_FIELD, CHANNEL_TYPES, type ChannelKind, type InboxCreateBody, type InboxUpdateBody } from './inboxes.schema.js';
 
+/** Channels a contact reaches through the public interface (Chatwoot: API and web widget). */
+const PUBLIC_CHANNEL_TYPES = new Set<string>([CHANNEL_TYPES.api, CHANNEL_TYPES.web_widget]);
+
 const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
 
 function checkUrl(field: string, value: unknown) {
@@ -27,8 +30,12 @@ export class InboxesService {
     private readonly attachmentFiles: AttachmentFilesService,
   ) {}
 
-  /** The inbox ids the actor may see, or `null` for all of them (administrators). */
+  /**
+   * The inbox ids the actor may see, or `null` for all of them (administrators, bots). A contact
+   * (public interface) sees only the inbox it came through.
+   */
   async visibleInboxIds(ctx: AccountContext, q: Q = this.deps.db): Promise<number[] | null> {
+    if (ctx.role === 'contact') return ctx.actor.type === 'contact' ? [ctx.actor.inboxId] : [];
     if (isAdmin(ctx) || ctx.userId === null) return null;
     return repo.memberInboxIds(q, ctx.accountId, ctx.userId);
   }
@@ -39,6 +46,16 @@ export class InboxesService {
     if (!inbox) throw notFound('Inbox');
     const visible = await this.visibleInboxIds(ctx, q);
     if (visible && !visible.includes(inbox.id)) throw notFound('Inbox');
+    return inbox;
+  }
+
+  /**
+   * The inbox a public identifier addresses (the public interface): only API and web-widget inboxes
+   * have one there; any other identifier is not found (inboxes_identifier_uidx).
+   */
+  async findPublic(identifier: string, q: Q = this.deps.db): Promise<Inbox> {
+    const inbox = await repo.findInboxByIdentifier(q, identifier);
+    if (!inbox || !PUBLIC_CHANNEL_TYPES.has(inbox.channel_type)) throw notFound('Inbox');
     return inbox;
   }
 

@@ -1,7 +1,7 @@
 import { emit } from '../../../core/events/outbox.js';
 import { notFound } from '../../../core/http/errors.js';
 import { parseJsonObject } from '../../../core/time.js';
-import type { AccountContext, ChatDeps, Q } from '../../context.js';
+import { assertStaff, eventOrigin, type AccountContext, type ChatDeps, type Q } from '../../context.js';
 import type { Conversation } from '../../db/schema.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import { presentConversation, type ConversationBundle } from '../conversations/conversations.presenter.js';
@@ -33,13 +33,16 @@ export class ConversationMessagesService {
     private readonly options: ConversationMessagesOptions = {},
   ) {}
 
-  /** A window of messages (see MessagesService.window) with the conversation for `meta`. */
+  /**
+   * A window of messages (see MessagesService.window) with the conversation for `meta`. A contact
+   * (public interface) sees no private notes and no activities.
+   */
   async list(ctx: AccountContext, displayId: number, query: MessageListQuery): Promise<{ bundle: ConversationBundle; views: MessageView[] }> {
     const db = this.deps.db;
     const conversation = await this.conversations.get(ctx, displayId);
     const [bundle, views] = await Promise.all([
       this.conversations.bundles.loadOne(db, conversation, { messages: false }),
-      this.messages.window(db, conversation, query),
+      this.messages.window(db, conversation, query, { contactVisible: ctx.role === 'contact' }),
     ]);
     return { bundle, views };
   }
@@ -63,12 +66,13 @@ export class ConversationMessagesService {
   ): Promise<{ view: MessageView; conversation: Conversation }> {
     const view = await this.messages.insert(trx, ctx, conversation, input);
     const updated = await this.conversations.recordMessageActivity(trx, ctx, conversation, view.message);
-    await this.emitMessageEvent(trx, 'message_created', view, updated);
+    await this.emitMessageEvent(trx, 'message_created', view, updated, undefined, ctx);
     return { view, conversation: updated };
   }
 
   /** Soft delete; records `message_updated` with the changed content. Returns the message. */
   async softDelete(ctx: AccountContext, displayId: number, messageId: number): Promise<{ view: MessageView; removedStorageKeys: string[] }> {
+    assertStaff(ctx);
     const result = await this.deps.db.transaction().execute(async (trx) => {
       const conversation = await this.conversations.get(ctx, displayId, trx);
       const deleted = await this.messages.softDelete(trx, conversation, messageId);
@@ -82,7 +86,7 @@ export class ConversationMessagesService {
               current_value: parseJsonObject(after.content_attributes),
             },
           },
-        ]);
+        ], ctx);
       }
       return deleted;
     });
@@ -96,12 +100,37 @@ export class ConversationMessagesService {
     return { view: result.view, removedStorageKeys: result.removedStorageKeys };
   }
 
+  /**
+   * PATCH of a message by its contact (public interface): stores `submitted` (the answer to an
+   * options or form message) and records `message_updated` when that changes the message; in any
+   * case the contact has now read the conversation (contact_last_seen_at). One transaction.
+   */
+  async updateByContact(ctx: AccountContext, displayId: number, messageId: number, submitted: unknown): Promise<MessageView> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const conversation = await this.conversations.get(ctx, displayId, trx);
+      const result = await this.messages.submitValues(trx, conversation, messageId, submitted);
+      const seen = await this.conversations.markSeenByContact(trx, ctx, conversation);
+      if (result.changed) {
+        await this.emitMessageEvent(trx, 'message_updated', result.view, seen, [
+          {
+            content_attributes: {
+              previous_value: parseJsonObject(result.before.content_attributes),
+              current_value: parseJsonObject(result.view.message.content_attributes),
+            },
+          },
+        ]);
+      }
+      return result.view;
+    });
+  }
+
   private async emitMessageEvent(
     trx: Q,
     name: MessageEventName,
     view: MessageView,
     conversation: Conversation,
     changed?: Record<string, { previous_value: unknown; current_value: unknown }>[],
+    ctx?: AccountContext,
   ): Promise<void> {
     const [account, bundle] = await Promise.all([
       this.accounts.find(trx, conversation.account_id),
@@ -118,6 +147,6 @@ export class ConversationMessagesService {
       },
       { changed_attributes: changed },
     );
-    await emit(trx, { accountId: conversation.account_id, name, payload });
+    await emit(trx, { accountId: conversation.account_id, name, payload, origin: ctx ? eventOrigin(ctx) : null });
   }
 }

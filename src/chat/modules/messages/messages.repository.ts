@@ -29,18 +29,20 @@ export async function updateMessage(q: Q, accountId: number, id: number, values:
 /**
  * A window of a conversation's messages, oldest first (messages_conversation_idx):
  * with `after`, up to `limit` messages after it; otherwise the latest `limit` (before `before`).
+ * `contactVisible`: only what the contact sees (no private notes, no activity messages).
  */
 export async function messageWindow(
   q: Q,
   accountId: number,
   conversationId: number,
-  window: { before?: number; after?: number; limit: number },
+  window: { before?: number; after?: number; limit: number; contactVisible?: boolean },
 ): Promise<Message[]> {
   let query = q
     .selectFrom('messages')
     .selectAll()
     .where('account_id', '=', accountId)
     .where('conversation_id', '=', conversationId);
+  if (window.contactVisible) query = query.where('private', '=', 0).where('message_type', '!=', 2);
   if (window.before !== undefined) query = query.where('id', '<', window.before);
   if (window.after !== undefined) {
     return query.where('id', '>', window.after).orderBy('id', 'asc').limit(window.limit).execute();
@@ -87,6 +89,20 @@ export async function conversationMessageStats(q: Q, accountId: number, conversa
     .where('conversations.account_id', '=', accountId)
     .where('messages.conversation_id', 'in', conversationIds)
     .groupBy('messages.conversation_id')
+    .execute();
+}
+
+/** For each conversation, the id of its last message the contact sees (not private, not an activity). */
+export async function lastContactVisibleIds(q: Q, accountId: number, conversationIds: number[]) {
+  if (conversationIds.length === 0) return [];
+  return q
+    .selectFrom('messages')
+    .select((eb) => ['conversation_id', eb.fn.max('id').as('last_id')])
+    .where('account_id', '=', accountId)
+    .where('conversation_id', 'in', conversationIds)
+    .where('private', '=', 0)
+    .where('message_type', '!=', 2)
+    .groupBy('conversation_id')
     .execute();
 }
 

@@ -1,4 +1,4 @@
-import { invalidField, notFound } from '../../../core/http/errors.js';
+import { forbidden, invalidField, notFound } from '../../../core/http/errors.js';
 import { parseJsonObject } from '../../../core/time.js';
 import type { AccountContext, ChatDeps, Q } from '../../context.js';
 import type { Conversation, Message, SenderType } from '../../db/schema.js';
@@ -14,6 +14,8 @@ import {
 } from './messages.schema.js';
 
 export const DELETED_MESSAGE_CONTENT = 'This message was deleted';
+/** Content types a contact answers with `submitted_values` (options, forms, inputs, CSAT). */
+const SUBMITTABLE_CONTENT_TYPES = new Set(['input_text', 'input_textarea', 'input_email', 'input_select', 'cards', 'form', 'input_csat']);
 const LATEST_PAGE = 20;
 const AFTER_PAGE = 100;
 
@@ -81,14 +83,27 @@ export class MessagesService {
     }));
   }
 
-  /** The latest 20 messages, oldest first; the 20 before `before`; or up to 100 after `after`. */
-  async window(q: Q, conversation: Conversation, query: MessageListQuery): Promise<MessageView[]> {
+  /**
+   * The latest 20 messages, oldest first; the 20 before `before`; or up to 100 after `after`.
+   * `contactVisible`: only what the contact sees (no private notes, no activities).
+   */
+  async window(q: Q, conversation: Conversation, query: MessageListQuery, options: { contactVisible?: boolean } = {}): Promise<MessageView[]> {
     const rows = await repo.messageWindow(q, conversation.account_id, conversation.id, {
       before: query.before,
       after: query.after,
       limit: query.after !== undefined ? AFTER_PAGE : LATEST_PAGE,
+      contactVisible: options.contactVisible,
     });
     return this.views(q, conversation.account_id, rows, () => conversation.display_id);
+  }
+
+  /** The last message the contact sees (not private, not an activity) of each conversation of a page. */
+  async lastContactVisibleFor(q: Q, accountId: number, conversations: Conversation[]): Promise<Map<number, MessageView>> {
+    const last = await repo.lastContactVisibleIds(q, accountId, conversations.map((c) => c.id));
+    const displayIds = new Map(conversations.map((c) => [c.id, c.display_id]));
+    const rows = await repo.messagesByIds(q, accountId, last.map((r) => Number(r.last_id)));
+    const views = await this.views(q, accountId, rows, (id) => displayIds.get(id) ?? 0);
+    return new Map(views.map((v) => [v.message.conversation_id, v]));
   }
 
   /** Last message, last non-activity message and unread count of each conversation of a page. */
@@ -134,6 +149,11 @@ export class MessagesService {
     if (JSON.stringify(attributes).length > MAX_CONTENT_ATTRIBUTES_CHARS) {
       throw invalidField('content_attributes', `is too large (maximum is ${MAX_CONTENT_ATTRIBUTES_CHARS} characters as JSON)`);
     }
+    // A contact (public interface) only ever writes incoming messages in its own conversation.
+    if (ctx.actor.type === 'contact') {
+      if (type !== 'incoming' || isPrivate) throw forbidden('A contact may only send incoming messages');
+      if (conversation.contact_id !== ctx.actor.contactId) throw notFound('Conversation');
+    }
     let senderType: SenderType | null = null;
     let senderId: number | null = null;
     if (type === 'incoming') {
@@ -165,6 +185,33 @@ export class MessagesService {
     await insertAttachments(trx, conversation.account_id, message.id, files, now);
     const [view] = await this.views(trx, conversation.account_id, [message], () => conversation.display_id);
     return view;
+  }
+
+  /**
+   * A message the contact sees (404 for private notes and activities), with `submitted` (the
+   * contact's answer to an options, form or input message) stored as `content_attributes.submitted_values`.
+   * Without `submitted` nothing is written. `changed` is false when nothing was written.
+   */
+  async submitValues(trx: Q, conversation: Conversation, messageId: number, submitted: unknown): Promise<Omit<SoftDeleteResult, 'removedStorageKeys'>> {
+    const accountId = conversation.account_id;
+    const before = await repo.findMessage(trx, accountId, conversation.id, messageId);
+    if (!before || before.private === 1 || before.message_type === 2) throw notFound('Message');
+    let after = before;
+    if (submitted !== undefined) {
+      if (!SUBMITTABLE_CONTENT_TYPES.has(before.content_type) || (before.message_type !== 1 && before.message_type !== 3)) {
+        throw invalidField('submitted_values', 'can only answer an agent or bot message that asks for input (input_select, form, ...)');
+      }
+      const attributes = { ...parseJsonObject(before.content_attributes), submitted_values: submitted };
+      const json = JSON.stringify(attributes);
+      if (json.length > MAX_CONTENT_ATTRIBUTES_CHARS) {
+        throw invalidField('submitted_values', `is too large (maximum is ${MAX_CONTENT_ATTRIBUTES_CHARS} characters as JSON)`);
+      }
+      if (json !== JSON.stringify(parseJsonObject(before.content_attributes))) {
+        after = await repo.updateMessage(trx, accountId, before.id, { content_attributes: json, updated_at: Date.now() });
+      }
+    }
+    const [view] = await this.views(trx, accountId, [after], () => conversation.display_id);
+    return { before, view, changed: after !== before };
   }
 
   /**

@@ -1,0 +1,174 @@
+import { HttpError, invalidField, unprocessable } from '../../../core/http/errors.js';
+import { enqueueEmail } from '../../../core/mail/outgoing-emails.js';
+import type { AccountContext, ChatDeps, Q } from '../../context.js';
+import type { AgentsService } from '../agents/agents.service.js';
+import { normalizeLabels } from '../contacts/contact-labels.service.js';
+import type { ConversationChangesService } from '../conversations/conversation-changes.service.js';
+import { MAX_LABELS, PRIORITIES, type PriorityName } from '../conversations/conversations.schema.js';
+import type { ConversationsService } from '../conversations/conversations.service.js';
+import type { MessagesService } from '../messages/messages.service.js';
+import { ACTION_NAMES, type ActionName, type RuleAction } from './automation-rules.schema.js';
+import { composeRuleEmail } from './automation.email.js';
+
+/** An action as stored: a known name and params checked and normalized for it. */
+export interface StoredAction {
+  action_name: ActionName;
+  action_params: (string | number)[];
+}
+
+export const RULE_STATUSES = ['open', 'resolved', 'pending'] as const;
+export const MAX_EMAIL_RECIPIENTS = 10;
+const EMAIL = /^[^\s@<>(),;:"\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$/;
+
+/** What validating an action may look up. */
+export interface ActionCheckServices {
+  agents: AgentsService;
+  conversations: ConversationsService;
+}
+
+/**
+ * Checks every action (422 naming `actions.<i>.action_name` or `actions.<i>.action_params`) and
+ * returns them normalized: ids as numbers, labels trimmed and lower-cased, e-mails trimmed.
+ * Referenced agents and teams must belong to the account.
+ */
+export async function validateActions(q: Q, accountId: number, actions: readonly RuleAction[], services: ActionCheckServices): Promise<StoredAction[]> {
+  const out: StoredAction[] = [];
+  for (const [i, action] of actions.entries()) {
+    const field = `actions.${i}.action_params`;
+    const name = action.action_name as ActionName;
+    if (!(ACTION_NAMES as readonly string[]).includes(name)) {
+      throw invalidField(`actions.${i}.action_name`, `'${action.action_name}' is not an action (use ${ACTION_NAMES.join(', ')})`);
+    }
+    const params = action.action_params ?? [];
+    const fail = (message: string): never => {
+      throw invalidField(field, message);
+    };
+    const one = () => (params.length === 1 ? params[0] : fail('must hold exactly one value'));
+    const strings = () => params.map((p) => (typeof p === 'string' ? p.trim() : fail('must be strings')));
+    const oneOf = (allowed: readonly string[]) => {
+      const v = String(one()).trim().toLowerCase();
+      return allowed.includes(v) ? v : fail(`'${String(one())}' is not one of ${allowed.join(', ')}`);
+    };
+    switch (name) {
+      case 'assign_agent': {
+        const id = idOf(one(), fail);
+        const [agent] = await services.agents.byIds(q, accountId, [id]);
+        if (!agent) fail(`${id} is not an agent of this account`);
+        out.push({ action_name: name, action_params: [id] });
+        break;
+      }
+      case 'assign_team': {
+        const id = idOf(one(), fail);
+        await services.conversations.checkTeam(q, accountId, id).catch((err) => {
+          throw err instanceof HttpError && err.statusCode === 422 ? invalidField(field, `${id} is not a team of this account`) : err;
+        });
+        out.push({ action_name: name, action_params: [id] });
+        break;
+      }
+      case 'add_label':
+      case 'remove_label': {
+        if (params.length === 0) fail('must name at least one label');
+        if (params.length > MAX_LABELS) fail(`must name at most ${MAX_LABELS} labels`);
+        out.push({ action_name: name, action_params: normalizeLabels(strings(), field) });
+        break;
+      }
+      case 'send_email': {
+        if (params.length === 0) fail('must name at least one e-mail address');
+        if (params.length > MAX_EMAIL_RECIPIENTS) fail(`must name at most ${MAX_EMAIL_RECIPIENTS} e-mail addresses`);
+        const emails = strings();
+        const bad = emails.find((e) => e.length > 254 || !EMAIL.test(e));
+        if (bad !== undefined) fail(`'${bad}' is not a valid e-mail address`);
+        out.push({ action_name: name, action_params: [...new Set(emails)] });
+        break;
+      }
+      case 'mute_conversation':
+        if (params.length > 0) fail('must be empty');
+        out.push({ action_name: name, action_params: [] });
+        break;
+      case 'change_status':
+        out.push({ action_name: name, action_params: [oneOf(RULE_STATUSES)] });
+        break;
+      case 'change_priority':
+        out.push({ action_name: name, action_params: [oneOf(PRIORITIES)] });
+        break;
+    }
+  }
+  return out;
+}
+
+function idOf(value: string | number, fail: (message: string) => never): number {
+  const n = typeof value === 'number' ? value : /^\d{1,10}$/.test(value.trim()) ? Number(value) : NaN;
+  return Number.isInteger(n) && n >= 1 && n <= 2147483647 ? n : fail('must be an id');
+}
+
+/** The services an action runs through, all bound to the dispatch transaction. */
+export interface ActionServices {
+  conversations: ConversationsService;
+  conversationChanges: ConversationChangesService;
+  messages: MessagesService;
+}
+
+export interface ActionTarget {
+  ctx: AccountContext;
+  displayId: number;
+  rule: { id: number; name: string; event_name: string };
+  /** The event that triggered the rule. */
+  eventName: string;
+}
+
+/**
+ * Applies one action to the conversation through the module services (so each change records its
+ * events, with origin 'automation'). `send_email` only queues the e-mail (core/mail): it is sent
+ * by the mail worker after the dispatch transaction commits.
+ */
+export async function applyAction(db: Q, deps: ChatDeps, services: ActionServices, target: ActionTarget, action: StoredAction): Promise<void> {
+  const { ctx, displayId } = target;
+  const changes = services.conversationChanges;
+  const params = action.action_params;
+  switch (action.action_name) {
+    case 'assign_agent':
+      await changes.assign(ctx, displayId, { assignee_id: Number(params[0]) });
+      return;
+    case 'assign_team':
+      await changes.assign(ctx, displayId, { team_id: Number(params[0]) });
+      return;
+    case 'add_label': {
+      const current = await changes.labels(ctx, displayId);
+      const next = [...new Set([...current, ...params.map(String)])];
+      if (next.length > MAX_LABELS) throw unprocessable(`a conversation has at most ${MAX_LABELS} labels`);
+      await changes.replaceLabels(ctx, displayId, next);
+      return;
+    }
+    case 'remove_label': {
+      const current = await changes.labels(ctx, displayId);
+      const removed = new Set(params.map(String));
+      await changes.replaceLabels(ctx, displayId, current.filter((l) => !removed.has(l)));
+      return;
+    }
+    case 'mute_conversation':
+      await changes.mute(ctx, displayId);
+      return;
+    case 'change_status':
+      await changes.toggleStatus(ctx, displayId, { status: String(params[0]) as (typeof RULE_STATUSES)[number] });
+      return;
+    case 'change_priority':
+      await changes.togglePriority(ctx, displayId, String(params[0]) as PriorityName);
+      return;
+    case 'send_email': {
+      const conversation = await services.conversations.get(ctx, displayId, db);
+      const [bundle, messages] = await Promise.all([
+        services.conversations.bundles.loadOne(db, conversation, { messages: false }),
+        services.messages.window(db, conversation, {}, { contactVisible: true }),
+      ]);
+      const email = composeRuleEmail({ rule: target.rule, eventName: target.eventName, bundle, messages, publicUrl: deps.config.chat.publicUrl });
+      await enqueueEmail(db, {
+        accountId: ctx.accountId,
+        source: `automation_rule:${target.rule.id}`,
+        to: params.map(String),
+        subject: email.subject,
+        text: email.text,
+      });
+      return;
+    }
+  }
+}

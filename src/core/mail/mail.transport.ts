@@ -1,0 +1,50 @@
+import nodemailer from 'nodemailer';
+import shared from 'nodemailer/lib/shared/index.js';
+
+/** One e-mail as the worker hands it to a transport. */
+export interface MailMessage {
+  /** The queue id: the Message-ID is derived from it, so a retried e-mail keeps its Message-ID. */
+  id: string;
+  from: string;
+  to: readonly string[];
+  subject: string;
+  text: string;
+  html?: string | null;
+}
+
+export interface MailTransport {
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+/**
+ * An SMTP transport from a connection URL (`SMTP_URL`): `smtp://user:pass@host:587` (STARTTLS when
+ * the server offers it), `smtps://user:pass@host:465` (TLS from the start); nodemailer's query
+ * options are honoured (e.g. `?requireTLS=true`). Connection, greeting and socket timeouts are
+ * bounded so a stuck server cannot hold a worker.
+ */
+export function createSmtpTransport(smtpUrl: string): MailTransport {
+  const options = shared.parseConnectionUrl(smtpUrl);
+  const transporter = nodemailer.createTransport({
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+    ...options,
+  });
+  return {
+    async send(message) {
+      const domain = /@([^>\s]+)>?\s*$/.exec(message.from)?.[1] ?? 'ponte.local';
+      await transporter.sendMail({
+        messageId: `<${message.id}@${domain}>`,
+        from: message.from,
+        to: [...message.to],
+        subject: message.subject,
+        text: message.text,
+        ...(message.html ? { html: message.html } : {}),
+      });
+    },
+    close() {
+      transporter.close();
+    },
+  };
+}

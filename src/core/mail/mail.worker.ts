@@ -1,0 +1,124 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DialectName } from '../db/database.js';
+import type { MailTransport } from './mail.transport.js';
+import { claimDueEmails, markEmailFailed, markEmailSent, recipientsOf, type OutgoingEmail, type OutgoingEmailsDatabase } from './outgoing-emails.js';
+
+export interface MailWorkerOptions<DB extends OutgoingEmailsDatabase> {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  logger: FastifyBaseLogger;
+  /** null when no SMTP server is configured: queued e-mails then fail with that reason. */
+  transport: MailTransport | null;
+  /** The From header (`MAIL_FROM`). */
+  from: string;
+  /** Delay before each retry, in ms; its length is the number of retries (default 1 min, 5 min, 30 min). */
+  retryDelaysMs?: readonly number[];
+  /** Lease on a claimed e-mail; longer than one SMTP conversation may take. */
+  leaseMs?: number;
+  pollIntervalMs?: number;
+  /** E-mails sent at once. */
+  batchSize?: number;
+}
+
+export const DEFAULT_MAIL_RETRY_DELAYS_MS = [60_000, 300_000, 1_800_000] as const;
+export const NO_SMTP_ERROR = 'SMTP_URL is not configured';
+
+/**
+ * Sends the queued e-mails (`outgoing_emails`): claims due ones with a lease, sends each through
+ * the transport outside any transaction, and records the outcome: `sent`, or another attempt
+ * after a growing delay, or `failed` with the last error once the retries are used up. At least
+ * once: a worker that dies mid-send leaves its lease to expire and the e-mail is sent again
+ * (with the same Message-ID).
+ */
+export class MailWorker<DB extends OutgoingEmailsDatabase> {
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = true;
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly options: MailWorkerOptions<DB>) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops claiming and waits for the e-mails in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+    this.options.transport?.close();
+  }
+
+  /** Asks for a claim soon (new e-mails were queued). */
+  poke(): void {
+    if (!this.stopped && !this.running) this.schedule(0);
+  }
+
+  private schedule(delay: number) {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.loop().finally(() => {
+        this.running = null;
+      });
+    }, delay);
+    this.timer.unref?.();
+  }
+
+  private async loop(): Promise<void> {
+    let delay = this.options.pollIntervalMs ?? 1000;
+    try {
+      const n = await this.runOnce();
+      if (n > 0) delay = 0;
+    } catch (err) {
+      this.options.logger.error({ err }, 'mail claim failed');
+      delay = Math.max(delay, 1000);
+    }
+    this.schedule(delay);
+  }
+
+  /** Claims and sends one batch of due e-mails, waiting for them; returns how many were claimed. */
+  async runOnce(): Promise<number> {
+    const claimed = await claimDueEmails(this.options.db, this.options.dialect, {
+      now: Date.now(),
+      leaseMs: this.options.leaseMs ?? 120_000,
+      limit: this.options.batchSize ?? 10,
+    });
+    await Promise.all(claimed.map((email) => this.attempt(email)));
+    return claimed.length;
+  }
+
+  private async attempt(email: OutgoingEmail): Promise<void> {
+    const { db, logger, transport } = this.options;
+    if (!transport) {
+      await markEmailFailed(db, email.id, NO_SMTP_ERROR, null);
+      logger.warn({ emailId: email.id }, `e-mail not sent: ${NO_SMTP_ERROR}`);
+      return;
+    }
+    try {
+      await transport.send({
+        id: email.id,
+        from: this.options.from,
+        to: recipientsOf(email),
+        subject: email.subject,
+        text: email.text_body,
+        html: email.html_body,
+      });
+    } catch (err) {
+      const delays = this.options.retryDelaysMs ?? DEFAULT_MAIL_RETRY_DELAYS_MS;
+      const retryIndex = email.attempts - 1;
+      const retryAt = retryIndex < delays.length ? Date.now() + delays[retryIndex] : null;
+      const message = err instanceof Error ? err.message : String(err);
+      await markEmailFailed(db, email.id, message, retryAt);
+      logger.info({ emailId: email.id, attempts: email.attempts, error: message, final: retryAt === null }, 'e-mail attempt failed');
+      return;
+    }
+    await markEmailSent(db, email.id, Date.now());
+    logger.debug({ emailId: email.id }, 'e-mail sent');
+  }
+}

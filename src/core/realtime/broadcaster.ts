@@ -1,0 +1,66 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DialectName } from '../db/database.js';
+import type { OutboxEvent } from '../events/dispatcher.js';
+import type { OutboxDatabase } from '../events/outbox.js';
+import { PostgresBroadcaster } from './broadcaster.postgres.js';
+
+/**
+ * Carries committed events to the realtime hub of every instance of a service (this one
+ * included). Best effort, like all realtime work: an event that cannot be announced is logged,
+ * never retried; clients re-read state when they reconnect.
+ */
+export interface Broadcaster {
+  /** Announces an event whose transaction has committed. Never throws and never waits for delivery. */
+  publish(event: OutboxEvent): void;
+  /** Starts receiving (PostgreSQL: opens the LISTEN connection). */
+  start(): Promise<void>;
+  /** Sends what is still queued and stops receiving. */
+  stop(): Promise<void>;
+}
+
+/** Receives the events a broadcaster carries (the hub's `deliver`). */
+export type EventSink = (event: OutboxEvent) => unknown;
+
+/**
+ * One process (SQLite): events go straight to the local hub, in the order they are published.
+ */
+export class LocalBroadcaster implements Broadcaster {
+  private running = false;
+
+  constructor(private readonly sink: EventSink) {}
+
+  publish(event: OutboxEvent): void {
+    if (this.running) void this.sink(event);
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+  }
+}
+
+export interface BroadcasterOptions<DB extends OutboxDatabase> {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  /** The database URL (PostgreSQL: the LISTEN connection opens its own session). */
+  databaseUrl: string;
+  logger: FastifyBaseLogger;
+  sink: EventSink;
+}
+
+/** SQLite is one process: in-process delivery. PostgreSQL may have several instances: LISTEN/NOTIFY. */
+export function createBroadcaster<DB extends OutboxDatabase>(options: BroadcasterOptions<DB>): Broadcaster {
+  if (options.dialect === 'postgres') {
+    return new PostgresBroadcaster({
+      db: options.db as unknown as Kysely<OutboxDatabase>,
+      connectionString: options.databaseUrl,
+      logger: options.logger,
+      sink: options.sink,
+    });
+  }
+  return new LocalBroadcaster(options.sink);
+}
