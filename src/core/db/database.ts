@@ -42,6 +42,33 @@ function sqlitePath(url: string): string {
   return stripped === '' ? ':memory:' : stripped;
 }
 
+/**
+ * Kysely's SQLite driver prepares every query anew; compiling the same SQL again costs more than
+ * running it. This keeps the most recently used prepared statements (queries are parameterised,
+ * so the set of distinct SQL strings is small and bounded by the code).
+ */
+function withStatementCache(native: SqliteDatabase.Database, size = 500): SqliteDatabase.Database {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  const prepare = (sql: string) => {
+    let statement = cache.get(sql);
+    if (statement) {
+      cache.delete(sql);
+    } else {
+      statement = native.prepare(sql);
+      if (cache.size >= size) cache.delete(cache.keys().next().value as string);
+    }
+    cache.set(sql, statement);
+    return statement;
+  };
+  return new Proxy(native, {
+    get(target, prop, receiver) {
+      if (prop === 'prepare') return prepare;
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 function openSqlite<DB>(url: string, options: OpenOptions): Database<DB> {
   const file = sqlitePath(url);
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -51,11 +78,23 @@ function openSqlite<DB>(url: string, options: OpenOptions): Database<DB> {
   native.pragma('synchronous = FULL');
   native.pragma('foreign_keys = ON');
   native.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: native }), log: options.log });
+  // Keep the planner's statistics current (SQLite's advice for long-lived connections): without
+  // them, `account_id = ? and id in (...)` may walk an account-led index instead of the primary key.
+  native.pragma('optimize = 0x10002');
+  const optimizer = setInterval(() => {
+    try {
+      native.pragma('optimize');
+    } catch {
+      /* busy or closing: try again next time */
+    }
+  }, 60 * 60 * 1000);
+  optimizer.unref();
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(native) }), log: options.log });
   return {
     db,
     dialect: 'sqlite',
     async close() {
+      clearInterval(optimizer);
       await db.destroy();
     },
   };

@@ -1,3 +1,4 @@
+import { sameValueNoIndex } from '../../../core/db/where.js';
 import type { Q } from '../../context.js';
 
 /**
@@ -8,12 +9,12 @@ import type { Q } from '../../context.js';
 
 export async function contactsByIds(q: Q, accountId: number, ids: number[]) {
   if (ids.length === 0) return [];
-  return q.selectFrom('contacts').selectAll().where('account_id', '=', accountId).where('id', 'in', ids).execute();
+  return q.selectFrom('contacts').selectAll().where(sameValueNoIndex('account_id', accountId)).where('id', 'in', ids).execute();
 }
 
 export async function teamsByIds(q: Q, accountId: number, ids: number[]) {
   if (ids.length === 0) return [];
-  return q.selectFrom('teams').selectAll().where('account_id', '=', accountId).where('id', 'in', ids).execute();
+  return q.selectFrom('teams').selectAll().where(sameValueNoIndex('account_id', accountId)).where('id', 'in', ids).execute();
 }
 
 export async function inboxesByIds(q: Q, accountId: number, ids: number[]) {
@@ -21,7 +22,7 @@ export async function inboxesByIds(q: Q, accountId: number, ids: number[]) {
   return q
     .selectFrom('inboxes')
     .select(['id', 'name', 'channel_type'])
-    .where('account_id', '=', accountId)
+    .where(sameValueNoIndex('account_id', accountId))
     .where('id', 'in', ids)
     .execute();
 }
@@ -31,7 +32,7 @@ export async function contactInboxesByIds(q: Q, accountId: number, ids: number[]
   return q
     .selectFrom('contact_inboxes')
     .select(['id', 'source_id'])
-    .where('account_id', '=', accountId)
+    .where(sameValueNoIndex('account_id', accountId))
     .where('id', 'in', ids)
     .execute();
 }

@@ -1,3 +1,4 @@
+import { sameValueNoIndex } from '../../../core/db/where.js';
 import type { Q } from '../../context.js';
 import type { TaggableType } from '../../db/schema.js';
 
@@ -63,7 +64,7 @@ export async function labelsOfMany(q: Q, accountId: number, type: TaggableType, 
   const rows = await q
     .selectFrom('taggings')
     .select(['taggable_id', 'label'])
-    .where('account_id', '=', accountId)
+    .where(sameValueNoIndex('account_id', accountId))
     .where('taggable_type', '=', type)
     .where('taggable_id', 'in', ids)
     .orderBy('label')

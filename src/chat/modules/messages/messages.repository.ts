@@ -1,3 +1,4 @@
+import { sameValueNoIndex } from '../../../core/db/where.js';
 import type { Insertable, Updateable } from 'kysely';
 import type { Q } from '../../context.js';
 import type { Message, MessagesTable } from '../../db/schema.js';
@@ -53,7 +54,7 @@ export async function messageWindow(
 
 export async function messagesByIds(q: Q, accountId: number, ids: number[]): Promise<Message[]> {
   if (ids.length === 0) return [];
-  return q.selectFrom('messages').selectAll().where('account_id', '=', accountId).where('id', 'in', ids).execute();
+  return q.selectFrom('messages').selectAll().where(sameValueNoIndex('account_id', accountId)).where('id', 'in', ids).execute();
 }
 
 /**
@@ -110,7 +111,7 @@ export async function lastContactVisibleIds(q: Q, accountId: number, conversatio
 
 export async function contactSenders(q: Q, accountId: number, ids: number[]) {
   if (ids.length === 0) return [];
-  return q.selectFrom('contacts').selectAll().where('account_id', '=', accountId).where('id', 'in', ids).execute();
+  return q.selectFrom('contacts').selectAll().where(sameValueNoIndex('account_id', accountId)).where('id', 'in', ids).execute();
 }
 
 /** Users are global; a user who left the account still shows on the messages they sent. */
