@@ -14,6 +14,10 @@ const EnvSchema = Type.Object({
   DATA_DIR: Type.String({ default: './data' }),
   CHAT_DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   FINANCE_DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  FINANCE_JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  FINANCE_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 32 })),
+  FINANCE_SETUP_TOKEN: Type.Optional(Type.String({ minLength: 12 })),
+  FINANCE_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   PLATFORM_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   PUBLIC_URL: Type.Optional(Type.String({ minLength: 1 })),
   WEBHOOK_ALLOWED_HOSTS: Type.String({ default: '' }),
@@ -40,6 +44,14 @@ export interface Config {
   readonly finance: {
     readonly port: number;
     readonly databaseUrl: string;
+    /** Signs access tokens; null: generated once and kept in DATA_DIR/finance-jwt.key. */
+    readonly jwtSecret: string | null;
+    /** Encrypts secrets at rest (SMTP passwords); null: generated once in DATA_DIR/finance-encryption.key. */
+    readonly encryptionKey: string | null;
+    /** When set, the first-user setup must present it. */
+    readonly setupToken: string | null;
+    /** Base of links in e-mails (password reset). */
+    readonly publicUrl: string;
   };
   readonly webhooks: {
     /** Host names, addresses or CIDR ranges webhooks may reach although they are not public. */
@@ -87,6 +99,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     finance: Object.freeze({
       port: parsed.FINANCE_PORT,
       databaseUrl: parsed.FINANCE_DATABASE_URL ?? `sqlite://${path.join(dataDir, 'finance.sqlite')}`,
+      jwtSecret: parsed.FINANCE_JWT_SECRET ?? null,
+      encryptionKey: parsed.FINANCE_ENCRYPTION_KEY ?? null,
+      setupToken: parsed.FINANCE_SETUP_TOKEN ?? null,
+      publicUrl: (parsed.FINANCE_PUBLIC_URL ?? `http://localhost:${parsed.FINANCE_PORT}`).replace(/\/+$/, ''),
     }),
     webhooks: Object.freeze({
       allowedHosts: Object.freeze(

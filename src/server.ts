@@ -49,6 +49,7 @@ async function startFinance(config: Config, logger: pino.Logger): Promise<Runnin
     dialect: database.dialect,
     config,
     logger: logger.child({ service: 'finance' }),
+    background: {},
   });
   await app.listen({ port: config.finance.port, host: config.host });
   return { name: 'finance', app, database: database as Database<unknown> };

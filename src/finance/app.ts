@@ -4,7 +4,14 @@ import type { Config } from '../config.js';
 import type { DialectName } from '../core/db/database.js';
 import { createBaseApp, type App } from '../core/http/app-base.js';
 import { financeErrorBody } from '../core/http/error-handler.js';
+import { createSecretBox } from '../core/security/encryption.js';
+import { loadOrCreateSecret } from '../core/security/secrets.js';
+import { financeAuthPlugin } from './auth/finance-auth.plugin.js';
+import { createFinanceBackground, type FinanceBackground, type FinanceBackgroundOptions } from './background.js';
+import { createFinanceServices } from './container.js';
+import type { FinanceDeps, FinanceSecrets } from './context.js';
 import type { FinanceDatabase } from './db/schema.js';
+import { financeRoutes } from './routes.js';
 
 export const FINANCE_VERSION = '0.1.0';
 
@@ -13,9 +20,31 @@ export interface FinanceAppOptions {
   dialect: DialectName;
   config: Config;
   logger: FastifyServerOptions['logger'] | FastifyBaseLogger;
+  /** Run the outbox dispatcher, webhook worker and housekeeping with the app (production; tests that need them). */
+  background?: FinanceBackgroundOptions | false;
 }
 
-/** The finance service as a Fastify app (same factory for production and tests). */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The background work of the finance service, when the app runs it. */
+    financeBackground?: FinanceBackground;
+  }
+}
+
+/**
+ * The secrets of the finance service: from the environment, or generated once and kept under
+ * DATA_DIR (finance-jwt.key, finance-encryption.key; mode 0600).
+ */
+export function loadFinanceSecrets(config: Config): FinanceSecrets {
+  const jwtSecret = loadOrCreateSecret(config.dataDir, 'finance-jwt.key', config.finance.jwtSecret);
+  const encryptionKey = loadOrCreateSecret(config.dataDir, 'finance-encryption.key', config.finance.encryptionKey);
+  return {
+    jwtKey: new TextEncoder().encode(jwtSecret),
+    box: createSecretBox(encryptionKey, 'finance-secrets'),
+  };
+}
+
+/** The finance service as a Fastify app (same factory for production and tests). The database must be migrated. */
 export async function buildFinanceApp(options: FinanceAppOptions): Promise<App> {
   const app = await createBaseApp({
     title: 'Ponte finance service',
@@ -27,6 +56,26 @@ export async function buildFinanceApp(options: FinanceAppOptions): Promise<App> 
       await sql`select 1`.execute(options.db);
     },
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+  });
+  const deps: FinanceDeps = {
+    db: options.db,
+    dialect: options.dialect,
+    config: options.config,
+    secrets: loadFinanceSecrets(options.config),
+    logger: app.log,
+  };
+  const services = createFinanceServices(deps);
+  if (options.background) {
+    const background = createFinanceBackground(deps, services, app.log, options.background);
+    app.decorate('financeBackground', background);
+    app.addHook('onReady', async () => background.start());
+    app.addHook('onClose', async () => background.stop());
+  }
+  // Password reset e-mails still being sent finish before the database closes.
+  app.addHook('onClose', async () => services.passwords.settle());
+  await app.register(async (api) => {
+    await api.register(financeAuthPlugin, { deps });
+    for (const routes of financeRoutes) await api.register(routes, { services });
   });
   return app;
 }

@@ -13,6 +13,7 @@ import { dialectOf, dropPostgresSchema, openDatabase, type DialectName } from '.
 import { migrateToLatest } from '../../src/core/db/migrator.js';
 import type { App } from '../../src/core/http/app-base.js';
 import { buildFinanceApp } from '../../src/finance/app.js';
+import type { FinanceBackgroundOptions } from '../../src/finance/background.js';
 import { financeMigrations } from '../../src/finance/db/migrations/index.js';
 import type { FinanceDatabase } from '../../src/finance/db/schema.js';
 
@@ -138,21 +139,47 @@ export async function buildChatTestApp(
 
 export interface FinanceTestApp {
   app: App;
+  database: TestDatabase<unknown>;
   db: Kysely<FinanceDatabase>;
+  dialect: DialectName;
   config: Config;
   close(): Promise<void>;
 }
 
-/** Builds the finance service exactly as production does, on a fresh database. */
-export async function buildFinanceTestApp(env: Record<string, string> = {}): Promise<FinanceTestApp> {
-  const database = await openTestDatabase<FinanceDatabase>('finance');
+/**
+ * Builds the finance service exactly as production does, on a fresh database. Secrets are generated
+ * under the test's DATA_DIR unless `env` sets them.
+ */
+export async function buildFinanceTestApp(
+  env: Record<string, string> = {},
+  options: {
+    background?: FinanceBackgroundOptions;
+    /** Another instance on the same database and DATA_DIR (a second server process). */
+    sameDatabaseAs?: FinanceTestApp;
+  } = {},
+): Promise<FinanceTestApp> {
+  const database = await openTestDatabase<FinanceDatabase>('finance', options.sameDatabaseAs?.database);
   await migrateToLatest(database.db, database.dialect, financeMigrations);
-  const config = loadConfig({ DATA_DIR: database.dataDir, FINANCE_DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env });
-  const app = await buildFinanceApp({ db: database.db, dialect: database.dialect, config, logger: false });
+  const config = loadConfig({
+    DATA_DIR: database.dataDir,
+    FINANCE_DATABASE_URL: database.url,
+    FINANCE_PUBLIC_URL: 'http://finance.test',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const app = await buildFinanceApp({
+    db: database.db,
+    dialect: database.dialect,
+    config,
+    logger: false,
+    background: options.background ?? false,
+  });
   await app.ready();
   return {
     app,
+    database: database as TestDatabase<unknown>,
     db: database.db,
+    dialect: database.dialect,
     config,
     async close() {
       await app.close();

@@ -1,7 +1,9 @@
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { migration0001 } from './0001_core.js';
+import { migration0002 } from './0002_identity.js';
 
 /** Every migration of the finance service, in order. Names never change once released. */
 export const financeMigrations: Record<string, PortableMigration> = {
   '0001_core': migration0001,
+  '0002_identity': migration0002,
 };

@@ -1,0 +1,64 @@
+import type { FinanceDeps, Q } from '../../context.js';
+import type { Account, MembershipRole } from '../../db/schema.js';
+import * as repo from './accounts.repository.js';
+
+export type MembershipOfUser = Awaited<ReturnType<typeof repo.listMembershipsOfUser>>[number];
+export type MemberRow = Awaited<ReturnType<typeof repo.listMembers>>[number];
+export type MembershipWithAccount = NonNullable<Awaited<ReturnType<typeof repo.findMembership>>>;
+
+export interface Page {
+  page: number;
+  limit: number;
+}
+
+const offsetOf = (p: Page) => ({ limit: p.limit, offset: (p.page - 1) * p.limit });
+
+/** Accounts and who belongs to them with which role. */
+export class AccountsService {
+  constructor(private readonly deps: FinanceDeps) {}
+
+  create(q: Q, name: string): Promise<Account> {
+    return repo.insertAccount(q, name.trim(), Date.now());
+  }
+
+  get(id: number, q: Q = this.deps.db): Promise<Account | undefined> {
+    return repo.findAccount(q, id);
+  }
+
+  addMember(q: Q, accountId: number, userId: number, role: MembershipRole) {
+    return repo.insertMembership(q, accountId, userId, role, Date.now());
+  }
+
+  /** The user's membership of the account (with the account name), or undefined. */
+  membership(accountId: number, userId: number, q: Q = this.deps.db): Promise<MembershipWithAccount | undefined> {
+    return repo.findMembership(q, accountId, userId);
+  }
+
+  /** The user's oldest membership: the account a login lands in. */
+  async firstMembership(userId: number, q: Q = this.deps.db): Promise<MembershipOfUser | undefined> {
+    return (await repo.listMembershipsOfUser(q, userId, { limit: 1, offset: 0 }))[0];
+  }
+
+  async membershipsOf(userId: number, page: Page, q: Q = this.deps.db): Promise<{ rows: MembershipOfUser[]; total: number }> {
+    const [rows, total] = await Promise.all([repo.listMembershipsOfUser(q, userId, offsetOf(page)), repo.countMembershipsOfUser(q, userId)]);
+    return { rows, total };
+  }
+
+  async members(accountId: number, page: Page, q: Q = this.deps.db): Promise<{ rows: MemberRow[]; total: number }> {
+    const [rows, total] = await Promise.all([repo.listMembers(q, accountId, offsetOf(page)), repo.countMembers(q, accountId)]);
+    return { rows, total };
+  }
+
+  /** The admin memberships of an account, locked for the transaction on PostgreSQL. */
+  lockAdmins(q: Q, accountId: number): Promise<number[]> {
+    return repo.lockAdminMemberships(q, accountId, this.deps.dialect);
+  }
+
+  setRole(q: Q, accountId: number, userId: number, role: MembershipRole): Promise<void> {
+    return repo.updateMembershipRole(q, accountId, userId, role);
+  }
+
+  removeMember(q: Q, accountId: number, userId: number): Promise<boolean> {
+    return repo.deleteMembership(q, accountId, userId);
+  }
+}

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { HttpError, invalidField, notFound, unauthorized } from '../../../core/http/errors.js';
+import { createSmtpTransport } from '../../../core/mail/mail.transport.js';
+import { DestinationGuard } from '../../../core/webhooks/destination-guard.js';
+import type { FinanceContext, FinanceDeps } from '../../context.js';
+import type { SmtpSettings } from '../../db/schema.js';
+import type { UsersService } from '../users/users.service.js';
+import * as repo from './smtp.repository.js';
+import type { SmtpSaveBody } from './smtp.schema.js';
+import { sendThroughSmtp, type OutgoingMessage, type SentMessage } from './smtp.sender.js';
+
+export type { OutgoingMessage, SentMessage } from './smtp.sender.js';
+
+const sealContext = (accountId: number) => `smtp_settings:${accountId}`;
+
+export const smtpNotConfigured = () =>
+  new HttpError(422, 'smtp_not_configured', 'SMTP is not configured for this account: save it with POST /api/email/smtp');
+
+/**
+ * Each account's SMTP configuration (password sealed with AES-256-GCM, never returned), and sending
+ * e-mail through it now: `sendWithAccountSmtp` is what other modules (accountant reports) call.
+ */
+export class SmtpService {
+  private readonly guard: DestinationGuard;
+
+  constructor(
+    private readonly deps: FinanceDeps,
+    private readonly users: UsersService,
+  ) {
+    this.guard = new DestinationGuard(deps.config.webhooks.allowedHosts);
+  }
+
+  async get(ctx: FinanceContext): Promise<SmtpSettings | null> {
+    return (await repo.findSmtp(this.deps.db, ctx.accountId)) ?? null;
+  }
+
+  /** Creates or replaces the configuration; the password is required the first time only. */
+  async save(ctx: FinanceContext, body: SmtpSaveBody): Promise<SmtpSettings> {
+    const host = body.host.trim();
+    const user = body.user.trim();
+    if (user === '') throw invalidField('user', 'must not be blank');
+    const fromName = body.fromName?.trim() || null;
+    const fromEmail = body.fromEmail?.trim() || null;
+    return this.deps.db.transaction().execute(async (trx) => {
+      const existing = await repo.findSmtp(trx, ctx.accountId);
+      if (!existing && body.password === undefined) throw invalidField('password', 'is required on the first save');
+      const now = Date.now();
+      const values = {
+        host,
+        port: body.port,
+        secure: body.secure ? 1 : 0,
+        username: user,
+        password_encrypted:
+          body.password !== undefined ? this.deps.secrets.box.seal(body.password, sealContext(ctx.accountId)) : existing!.password_encrypted,
+        from_name: fromName,
+        from_email: fromEmail,
+        updated_at: now,
+      };
+      if (existing) return repo.updateSmtp(trx, ctx.accountId, values);
+      return repo.insertSmtp(trx, { ...values, account_id: ctx.accountId, created_at: now });
+    });
+  }
+
+  async delete(ctx: FinanceContext): Promise<void> {
+    const deleted = await this.deps.db.transaction().execute((trx) => repo.deleteSmtp(trx, ctx.accountId));
+    if (!deleted) throw notFound('SMTP configuration');
+  }
+
+  /** Sends a test e-mail to the calling administrator with the saved configuration, now. */
+  async sendTest(ctx: FinanceContext): Promise<SentMessage & { to: string }> {
+    const user = await this.users.get(ctx.userId);
+    if (!user) throw unauthorized();
+    const sent = await this.sendWithAccountSmtp(ctx.accountId, {
+      to: user.email,
+      subject: 'Ponte finance: SMTP test',
+      text: `This is a test e-mail from the Ponte finance service.\n\nIf you can read it, the SMTP configuration of your account works.\n`,
+    });
+    return { ...sent, to: user.email };
+  }
+
+  /**
+   * Sends an e-mail now through the account's saved SMTP configuration. 422 `smtp_not_configured`
+   * when there is none; 422 `smtp_send_failed` with the server's answer when sending fails.
+   * Never call it inside a database transaction (it talks to the network).
+   */
+  async sendWithAccountSmtp(accountId: number, message: OutgoingMessage): Promise<SentMessage> {
+    const settings = await repo.findSmtp(this.deps.db, accountId);
+    if (!settings) throw smtpNotConfigured();
+    return this.sendWith(settings, message);
+  }
+
+  /**
+   * Sends an e-mail about a user (password reset): through the SMTP configuration of the user's
+   * oldest membership whose account has one; otherwise through the instance's SMTP_URL when set.
+   * Returns null when neither exists (nothing sent).
+   */
+  async sendToUser(userId: number, message: OutgoingMessage): Promise<SentMessage | null> {
+    const settings = await repo.findFirstSmtpOfUser(this.deps.db, userId);
+    if (settings) return this.sendWith(settings, message);
+    const { smtpUrl, from } = this.deps.config.mail;
+    if (!smtpUrl) return null;
+    const transport = createSmtpTransport(smtpUrl);
+    try {
+      const id = `fin_${randomUUID().replace(/-/g, '')}`;
+      const to = typeof message.to === 'string' ? [message.to] : message.to;
+      await transport.send({ id, from, to, subject: message.subject, text: message.text, html: message.html ?? null });
+      return { messageId: id, response: 'sent through SMTP_URL', accepted: [...to], rejected: [] };
+    } finally {
+      transport.close();
+    }
+  }
+
+  private async sendWith(settings: SmtpSettings, message: OutgoingMessage): Promise<SentMessage> {
+    let password: string;
+    try {
+      password = this.deps.secrets.box.open(settings.password_encrypted, sealContext(settings.account_id));
+    } catch {
+      throw new HttpError(
+        422,
+        'smtp_password_unreadable',
+        'The saved SMTP password cannot be decrypted (was FINANCE_ENCRYPTION_KEY changed?): save the SMTP configuration again',
+      );
+    }
+    const address = settings.from_email ?? (settings.username.includes('@') ? settings.username : null);
+    const from = address ? { name: settings.from_name ?? '', address } : this.deps.config.mail.from;
+    try {
+      return await sendThroughSmtp(
+        { host: settings.host, port: settings.port, secure: settings.secure === 1, user: settings.username, password, from },
+        message,
+        this.guard,
+      );
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new HttpError(422, 'smtp_send_failed', `The SMTP server did not accept the e-mail: ${reason}`);
+    }
+  }
+}

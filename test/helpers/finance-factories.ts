@@ -1,0 +1,173 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { expect } from 'vitest';
+import type { App } from '../../src/core/http/app-base.js';
+import type { FinanceDatabase } from '../../src/finance/db/schema.js';
+import type { Reply } from './http.js';
+import type { FinanceTestApp } from './test-app.js';
+
+/**
+ * The finance service's test client and factories. Requests carry `Authorization: Bearer`, and each
+ * comes from its own random client address unless `ip` names one (the public identity endpoints
+ * are rate limited per address; tests of the limits pass a fixed `ip`). Factories seed through the
+ * real endpoints and assert their own calls.
+ */
+
+export interface FinanceCall {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  ip?: string;
+}
+
+export const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+
+export async function financeCall<T = any>(app: App, c: FinanceCall): Promise<Reply<T>> {
+  const headers: Record<string, string> = { ...(c.headers ?? {}) };
+  if (c.token) headers.authorization = `Bearer ${c.token}`;
+  const res = await app.inject({
+    method: c.method ?? 'GET',
+    url: c.url,
+    headers,
+    remoteAddress: c.ip ?? randomIp(),
+    ...(c.body !== undefined ? { payload: c.body as object } : {}),
+  });
+  let body: any = res.body;
+  try {
+    body = res.body ? JSON.parse(res.body) : undefined;
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: res.statusCode, body, headers: res.headers as Record<string, unknown>, text: res.body };
+}
+
+/** Shorthands bound to an app, a token and optionally a client address. */
+export function financeClient(app: App, token?: string, ip?: string) {
+  const send = <T = any>(method: FinanceCall['method'], url: string, body?: unknown) => financeCall<T>(app, { method, url, token, body, ip });
+  return {
+    get: <T = any>(url: string) => send<T>('GET', url),
+    post: <T = any>(url: string, body: unknown = {}) => send<T>('POST', url, body),
+    put: <T = any>(url: string, body: unknown = {}) => send<T>('PUT', url, body),
+    delete: <T = any>(url: string) => send<T>('DELETE', url),
+  };
+}
+
+const unique = () => randomBytes(5).toString('hex');
+export const TEST_PASSWORD = 'correct horse battery';
+
+export type FinanceRole = 'admin' | 'agent';
+
+export interface FinanceTestUser {
+  id: string;
+  email: string;
+  password: string;
+  fullName: string;
+  role: FinanceRole;
+  /** The account the tokens are for. */
+  accountId: string;
+  accessToken: string;
+  refreshToken: string;
+}
+
+export interface FinanceTestAccount {
+  accountId: string;
+  name: string;
+  admin: FinanceTestUser;
+}
+
+const setups = new WeakMap<FinanceTestApp, Promise<FinanceTestAccount>>();
+
+/** Runs the first-user setup once per app (register is refused before it); returns the SuperAdmin's account. */
+export function ensureFinanceSetup(t: FinanceTestApp): Promise<FinanceTestAccount> {
+  let done = setups.get(t);
+  if (!done) {
+    done = (async () => {
+      const email = `super-${unique()}@example.test`;
+      const res = await financeClient(t.app).post('/api/auth/setup', {
+        email,
+        password: TEST_PASSWORD,
+        fullName: 'Super Admin',
+        companyName: 'Operator',
+        ...(t.config.finance.setupToken ? { setupToken: t.config.finance.setupToken } : {}),
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const d = res.body.data;
+      return {
+        accountId: d.account.id,
+        name: d.account.name,
+        admin: { ...d.user, password: TEST_PASSWORD, accountId: d.account.id, accessToken: d.accessToken, refreshToken: d.refreshToken },
+      };
+    })();
+    setups.set(t, done);
+  }
+  return done;
+}
+
+/** A new account (through POST /api/auth/register) with its administrator. */
+export async function newFinanceAccount(t: FinanceTestApp, options: { name?: string; fullName?: string } = {}): Promise<FinanceTestAccount> {
+  await ensureFinanceSetup(t);
+  const email = `admin-${unique()}@example.test`;
+  const res = await financeClient(t.app).post('/api/auth/register', {
+    email,
+    password: TEST_PASSWORD,
+    fullName: options.fullName ?? 'Ada Admin',
+    companyName: options.name ?? `Company ${unique()}`,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const d = res.body.data;
+  return {
+    accountId: d.account.id,
+    name: d.account.name,
+    admin: { ...d.user, password: TEST_PASSWORD, accountId: d.account.id, accessToken: d.accessToken, refreshToken: d.refreshToken },
+  };
+}
+
+/** Signs in (POST /api/auth/login) and returns the user with fresh tokens. */
+export async function loginFinance(t: FinanceTestApp, email: string, password: string): Promise<FinanceTestUser> {
+  const res = await financeClient(t.app).post('/api/auth/login', { email, password });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const d = res.body.data;
+  return { ...d.user, password, accountId: d.account.id, accessToken: d.accessToken, refreshToken: d.refreshToken };
+}
+
+/** A new user added to the account (POST /api/accounts/members by its admin) with the role, signed in. */
+export async function addFinanceMember(
+  t: FinanceTestApp,
+  account: FinanceTestAccount,
+  role: FinanceRole,
+  fields: { email?: string; fullName?: string } = {},
+): Promise<FinanceTestUser> {
+  const email = fields.email ?? `${role}-${unique()}@example.test`;
+  const res = await financeClient(t.app, account.admin.accessToken).post('/api/accounts/members', {
+    email,
+    fullName: fields.fullName ?? (role === 'admin' ? 'Second Admin' : 'Alan Agent'),
+    role,
+    password: TEST_PASSWORD,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const user = await loginFinance(t, email, TEST_PASSWORD);
+  expect(user.accountId).toBe(account.accountId);
+  return user;
+}
+
+/** A user with the role in a new account: its registering admin, or an agent added to it. */
+export async function newFinanceUser(t: FinanceTestApp, options: { role?: FinanceRole } = {}): Promise<FinanceTestUser> {
+  const account = await newFinanceAccount(t);
+  return (options.role ?? 'admin') === 'admin' ? account.admin : addFinanceMember(t, account, 'agent');
+}
+
+/** Number of rows in a finance table (all accounts): tests assert that bad input changed nothing. */
+export async function countFinanceRows(db: Kysely<FinanceDatabase>, table: keyof FinanceDatabase): Promise<number> {
+  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Row counts of every identity table, to compare before and after a refused request. */
+export async function financeSnapshot(db: Kysely<FinanceDatabase>) {
+  const tables = ['users', 'accounts', 'memberships', 'refresh_tokens', 'password_resets', 'smtp_settings'] as const;
+  const out: Record<string, number> = {};
+  for (const table of tables) out[table] = await countFinanceRows(db, table);
+  return out;
+}
