@@ -6,6 +6,9 @@ import { DeliveryWorker } from '../core/webhooks/worker.js';
 import type { FinanceServices } from './container.js';
 import type { FinanceDeps } from './context.js';
 import type { FinanceDatabase } from './db/schema.js';
+import { createDailySchedule, type DailyScheduleOptions } from './jobs/daily-schedule.js';
+import { notificationsListener } from './listeners/notifications.listener.js';
+import { financeWebhookListener } from './listeners/webhook.listener.js';
 
 export interface FinanceBackgroundOptions {
   /** How often idle loops look for work (ms); tests use small values. */
@@ -16,6 +19,8 @@ export interface FinanceBackgroundOptions {
   listeners?: readonly EventListener<FinanceDatabase>[];
   /** How often expired rate-limit buckets, reset tokens and refresh tokens are deleted (ms). */
   housekeepingIntervalMs?: number;
+  /** The daily job (alerts, overdue invoices, automatic accountant reports): on unless false. */
+  dailyJob?: DailyScheduleOptions | false;
 }
 
 /**
@@ -36,11 +41,12 @@ export function createFinanceBackground(
     dialect: deps.dialect,
     logger,
     pollIntervalMs: options.pollIntervalMs ?? 100,
-    listeners: [...(options.listeners ?? [])],
+    listeners: [financeWebhookListener(), notificationsListener(services.notifications), ...(options.listeners ?? [])],
     onDispatched: () => worker?.poke(),
   });
-  // Signing secret of a delivery's subscriber, by subscriber type (none yet: unknown types are cancelled).
+  // Signing secret of a delivery's subscriber, by subscriber type (unknown types are cancelled).
   const secretResolvers: Record<string, (subscriberId: number) => Promise<string | null>> = {};
+  secretResolvers.webhook = (id) => services.webhooks.secretOf(id);
   worker = new DeliveryWorker<FinanceDatabase>({
     db: deps.db,
     dialect: deps.dialect,
@@ -70,8 +76,12 @@ export function createFinanceBackground(
     }
   };
 
+  const daily = options.dailyJob === false ? null : createDailySchedule(services.dailyAlerts, logger, options.dailyJob);
+
   return {
     dispatcher,
+    /** The daily job's schedule (null when disabled). */
+    daily,
     worker: deliveries,
     secretResolvers,
     /** Runs the housekeeping once (tests and tools). */
@@ -83,11 +93,13 @@ export function createFinanceBackground(
         if (!housekeeping) housekeeping = purge().finally(() => (housekeeping = null));
       }, options.housekeepingIntervalMs ?? 10 * 60_000);
       housekeepingTimer.unref?.();
+      daily?.start();
     },
     async stop() {
       if (housekeepingTimer) clearInterval(housekeepingTimer);
       housekeepingTimer = null;
       await housekeeping;
+      await daily?.stop();
       await dispatcher.stop();
       await deliveries.stop();
     },

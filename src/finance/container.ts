@@ -1,12 +1,20 @@
 import type { FinanceDeps } from './context.js';
+import { DailyAlertsJob } from './jobs/daily-alerts.js';
+import { AccountantService } from './modules/accountant/accountant.service.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { BillsService } from './modules/bills/bills.service.js';
+import { ContractsService } from './modules/contracts/contracts.service.js';
+import { InvoicesService } from './modules/invoices/invoices.service.js';
 import { MembersService } from './modules/members/members.service.js';
+import { NotificationsService } from './modules/notifications/notifications.service.js';
 import { PasswordsService } from './modules/passwords/passwords.service.js';
 import { RateLimitService } from './modules/rate-limit/rate-limit.service.js';
 import { SessionsService } from './modules/sessions/sessions.service.js';
 import { SmtpService } from './modules/smtp/smtp.service.js';
+import { TransactionsService } from './modules/transactions/transactions.service.js';
 import { UsersService } from './modules/users/users.service.js';
+import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 
 /**
  * The composition root of the finance service: every service built once, in dependency order.
@@ -22,7 +30,34 @@ export function createFinanceServices(deps: FinanceDeps) {
   const auth = new AuthService(deps, users, accounts, sessions, rateLimits);
   const passwords = new PasswordsService(deps, users, sessions, rateLimits, smtp);
   const members = new MembersService(deps, users, accounts, sessions);
-  return { users, accounts, sessions, rateLimits, smtp, auth, passwords, members };
+  // Finance data (transactions, bills, invoices, contracts) and finance webhooks.
+  const transactions = new TransactionsService(deps);
+  const bills = new BillsService(deps);
+  const invoices = new InvoicesService(deps);
+  const contracts = new ContractsService(deps);
+  const webhooks = new WebhooksService(deps);
+  // Notifications, the accountant's report and the daily job (alerts, overdue invoices, automatic reports).
+  const notifications = new NotificationsService(deps);
+  const accountant = new AccountantService(deps, smtp, accounts, notifications);
+  const dailyAlerts = new DailyAlertsJob(deps, { notifications, invoices, accountant });
+  return {
+    users,
+    accounts,
+    sessions,
+    rateLimits,
+    smtp,
+    auth,
+    passwords,
+    members,
+    transactions,
+    bills,
+    invoices,
+    contracts,
+    webhooks,
+    notifications,
+    accountant,
+    dailyAlerts,
+  };
 }
 
 export type FinanceServices = ReturnType<typeof createFinanceServices>;

@@ -171,3 +171,95 @@ export async function financeSnapshot(db: Kysely<FinanceDatabase>) {
   for (const table of tables) out[table] = await countFinanceRows(db, table);
   return out;
 }
+
+// ---- Finance data (transactions, bills, invoices, contracts) ----
+
+/** PATCH through the finance app (financeClient has get/post/put/delete). */
+export const financePatch = <T = any>(app: App, token: string | undefined, url: string, body: unknown) =>
+  financeCall<T>(app, { method: 'PATCH', url, token, body });
+
+async function createThrough(t: FinanceTestApp, token: string, path: string, body: Record<string, unknown>) {
+  const res = await financeClient(t.app, token).post(path, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data;
+}
+
+/** A transaction created through POST /api/transactions (fields override the defaults). */
+export const newFinanceTransaction = (t: FinanceTestApp, token: string, fields: Record<string, unknown> = {}) =>
+  createThrough(t, token, '/api/transactions', { kind: 'income', amount: 100, date: '2025-03-10', category: 'sales', description: 'Sale', ...fields });
+
+/** An open bill created through POST /api/bills. */
+export const newFinanceBill = (t: FinanceTestApp, token: string, fields: Record<string, unknown> = {}) =>
+  createThrough(t, token, '/api/bills', { supplier: 'Power Co', amount: 250.5, dueDate: '2025-03-15', ...fields });
+
+/** An invoice (draft unless `status: 'issued'`) created through POST /api/invoices. */
+export const newFinanceInvoice = (t: FinanceTestApp, token: string, fields: Record<string, unknown> = {}) =>
+  createThrough(t, token, '/api/invoices', { customer: 'Globex', amount: 1200, dueDate: '2025-04-01', ...fields });
+
+/** An active contract created through POST /api/contracts. */
+export const newFinanceContract = (t: FinanceTestApp, token: string, fields: Record<string, unknown> = {}) =>
+  createThrough(t, token, '/api/contracts', { party: 'Initech', value: 5000, startDate: '2025-01-01', ...fields });
+
+/** Outbox events recorded with `name` (all accounts, or one account), oldest first, payloads parsed. */
+export async function financeEvents(db: Kysely<FinanceDatabase>, name: string, accountId?: string) {
+  let query = db.selectFrom('outbox_events').selectAll().where('name', '=', name);
+  if (accountId !== undefined) query = query.where('account_id', '=', Number(accountId));
+  const rows = await query.orderBy('id').execute();
+  return rows.map((r) => ({ id: r.id, accountId: r.account_id, payload: JSON.parse(r.payload) }));
+}
+
+/** Row counts of the finance data tables and the outbox, to compare before and after a refused request. */
+export async function financeDataSnapshot(db: Kysely<FinanceDatabase>) {
+  const tables = ['transactions', 'bills', 'invoices', 'contracts', 'webhooks', 'outbox_events'] as const;
+  const out: Record<string, number> = {};
+  for (const table of tables) out[table] = await countFinanceRows(db, table);
+  return out;
+}
+
+// ---- Notifications and the accountant report ----
+
+export interface NotificationSeed {
+  type?: 'bill_due_soon' | 'bill_overdue' | 'payment_confirmed' | 'accountant_sent' | 'system';
+  title?: string;
+  message?: string;
+  read?: boolean;
+  data?: Record<string, unknown> | null;
+  /** Epoch ms; default: now + the seed's position, so later seeds are newer. */
+  createdAt?: number;
+}
+
+/**
+ * Notifications of a user in their token's account, oldest first. No endpoint creates one (the
+ * daily job, the payment listener and the accountant report do), so this writes the rows.
+ */
+export async function newFinanceNotifications(t: FinanceTestApp, user: FinanceTestUser, seeds: NotificationSeed[]): Promise<string[]> {
+  if (seeds.length === 0) return [];
+  const base = Date.now() - seeds.length * 1000;
+  const rows = await t.db
+    .insertInto('notifications')
+    .values(
+      seeds.map((s, i) => ({
+        account_id: Number(user.accountId),
+        user_id: Number(user.id),
+        type: s.type ?? 'system',
+        title: s.title ?? `Notice ${i + 1}`,
+        message: s.message ?? `Message ${i + 1}`,
+        read: s.read ? 1 : 0,
+        read_at: s.read ? base : null,
+        data: s.data === undefined || s.data === null ? null : JSON.stringify(s.data),
+        dedupe_key: null,
+        created_at: s.createdAt ?? base + i * 1000,
+      })),
+    )
+    .returning('id')
+    .execute();
+  return rows.map((r) => String(r.id));
+}
+
+/** The finance services on the test app's database (tests that drive jobs with their own clock). */
+export async function financeServicesOf(t: FinanceTestApp) {
+  const { createFinanceServices } = await import('../../src/finance/container.js');
+  const { loadFinanceSecrets } = await import('../../src/finance/app.js');
+  const deps = { db: t.db, dialect: t.dialect, config: t.config, secrets: loadFinanceSecrets(t.config), logger: t.app.log };
+  return { deps, services: createFinanceServices(deps) };
+}

@@ -90,6 +90,143 @@ export interface SmtpSettingsTable {
   updated_at: number;
 }
 
+export type TransactionKind = 'income' | 'expense';
+export type TransactionStatus = 'pending' | 'completed' | 'cancelled';
+export type BillStatus = 'open' | 'paid' | 'cancelled';
+export type InvoiceStatus = 'draft' | 'issued' | 'paid' | 'overdue' | 'cancelled';
+export type ContractStatus = 'active' | 'cancelled';
+
+/** Money is integer cents; dates are 'YYYY-MM-DD' text. */
+export interface TransactionsTable {
+  id: Generated<number>;
+  account_id: number;
+  kind: TransactionKind;
+  amount_cents: number;
+  currency: string;
+  date: string;
+  category: string | null;
+  description: string | null;
+  status: TransactionStatus;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface BillsTable {
+  id: Generated<number>;
+  account_id: number;
+  supplier: string;
+  description: string | null;
+  category: string | null;
+  amount_cents: number;
+  currency: string;
+  due_date: string;
+  status: BillStatus;
+  paid_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface InvoicesTable {
+  id: Generated<number>;
+  account_id: number;
+  customer: string;
+  description: string | null;
+  amount_cents: number;
+  currency: string;
+  due_date: string;
+  status: InvoiceStatus;
+  issued_at: number | null;
+  paid_at: number | null;
+  overdue_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ContractsTable {
+  id: Generated<number>;
+  account_id: number;
+  party: string;
+  description: string | null;
+  value_cents: number;
+  currency: string;
+  start_date: string;
+  end_date: string | null;
+  status: ContractStatus;
+  cancelled_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A finance webhook: `events` is a JSON array of event names; `secret` signs its deliveries. */
+export interface FinanceWebhooksTable {
+  id: Generated<number>;
+  account_id: number;
+  url: string;
+  events: string;
+  secret: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export type NotificationType = 'bill_due_soon' | 'bill_overdue' | 'payment_confirmed' | 'accountant_sent' | 'system';
+
+/** An in-service notification of one user in one account. */
+export interface NotificationsTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  type: NotificationType;
+  title: string;
+  message: string;
+  read: Generated<number>;
+  read_at: number | null;
+  /** JSON text, e.g. `{"billId":"12"}`. */
+  data: string | null;
+  /** Unique per (account, user) when set: "once per bill" even when the job runs twice. */
+  dedupe_key: string | null;
+  created_at: number;
+}
+
+/** A user's alert preferences in an account (no row: every alert on, 3 days before due). */
+export interface NotificationPreferencesTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  bill_due_soon: number;
+  bill_overdue: number;
+  payment_confirmed: number;
+  accountant_sent: number;
+  days_before_due: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The accountant's contact and report options (one per account). */
+export interface AccountantSettingsTable {
+  id: Generated<number>;
+  account_id: number;
+  email: string;
+  name: string | null;
+  auto_send: number;
+  send_day: number;
+  include_transactions: number;
+  include_bills: number;
+  include_expenses: number;
+  /** 'YYYY-MM' of the last automatic report (claimed before sending). */
+  last_auto_sent_month: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Claims of daily jobs: one row per job name and UTC day. */
+export interface JobRunsTable {
+  name: string;
+  day: string;
+  started_at: number;
+  finished_at: number | null;
+  summary: string | null;
+}
+
 export interface FinanceDatabase {
   outbox_events: OutboxTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -101,6 +238,15 @@ export interface FinanceDatabase {
   password_resets: PasswordResetsTable;
   rate_limit_buckets: RateLimitBucketsTable;
   smtp_settings: SmtpSettingsTable;
+  transactions: TransactionsTable;
+  bills: BillsTable;
+  invoices: InvoicesTable;
+  contracts: ContractsTable;
+  webhooks: FinanceWebhooksTable;
+  notifications: NotificationsTable;
+  notification_preferences: NotificationPreferencesTable;
+  accountant_settings: AccountantSettingsTable;
+  job_runs: JobRunsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -109,3 +255,11 @@ export type Membership = Selectable<MembershipsTable>;
 export type RefreshToken = Selectable<RefreshTokensTable>;
 export type PasswordReset = Selectable<PasswordResetsTable>;
 export type SmtpSettings = Selectable<SmtpSettingsTable>;
+export type Transaction = Selectable<TransactionsTable>;
+export type Bill = Selectable<BillsTable>;
+export type Invoice = Selectable<InvoicesTable>;
+export type Contract = Selectable<ContractsTable>;
+export type FinanceWebhook = Selectable<FinanceWebhooksTable>;
+export type Notification = Selectable<NotificationsTable>;
+export type NotificationPreferences = Selectable<NotificationPreferencesTable>;
+export type AccountantSettings = Selectable<AccountantSettingsTable>;

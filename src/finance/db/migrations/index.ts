@@ -1,9 +1,13 @@
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { migration0001 } from './0001_core.js';
 import { migration0002 } from './0002_identity.js';
+import { migration0003 } from './0003_finance_data.js';
+import { migration0004 } from './0004_notifications.js';
 
 /** Every migration of the finance service, in order. Names never change once released. */
 export const financeMigrations: Record<string, PortableMigration> = {
   '0001_core': migration0001,
   '0002_identity': migration0002,
+  '0003_finance_data': migration0003,
+  '0004_notifications': migration0004,
 };

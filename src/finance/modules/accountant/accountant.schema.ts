@@ -1,0 +1,50 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from '../../../core/http/schemas.js';
+
+export const AccountantSaveBody = Type.Object({
+  email: Type.String({ format: 'email', maxLength: 320, description: "the accountant's address" }),
+  name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  autoSend: Type.Optional(Type.Boolean({ description: "send the previous month's report automatically on sendDay (default false)" })),
+  sendDay: Type.Optional(Type.Integer({ minimum: 1, maximum: 31, description: "day of the month for automatic sending (default 1; 31 means the month's last day)" })),
+  includeTransactions: Type.Optional(Type.Boolean({ description: 'list the transactions of the month (default true)' })),
+  includeBills: Type.Optional(Type.Boolean({ description: 'list the bills due in the month (default true)' })),
+  includeExpenses: Type.Optional(Type.Boolean({ description: 'list the expenses (expense transactions) of the month (default true)' })),
+});
+export type AccountantSaveBody = Static<typeof AccountantSaveBody>;
+
+export const AccountantSchema = Type.Object({
+  email: Type.String(),
+  name: Nullable(Type.String()),
+  autoSend: Type.Boolean(),
+  sendDay: Type.Integer(),
+  includeTransactions: Type.Boolean(),
+  includeBills: Type.Boolean(),
+  includeExpenses: Type.Boolean(),
+  lastAutoSentMonth: Nullable(Type.String({ description: "'YYYY-MM' of the last report sent automatically" })),
+  updatedAt: Type.String({ description: 'ISO 8601' }),
+});
+
+export const SendReportBody = Type.Object({
+  referenceMonth: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', maxLength: 7, description: "the month of the report, 'YYYY-MM' (not in the future)" }),
+});
+export type SendReportBody = Static<typeof SendReportBody>;
+
+const Amount = Type.Number({ description: 'decimal amount with 2 decimals' });
+
+export const ReportTotalsSchema = Type.Object({
+  income: Amount,
+  expenses: Amount,
+  balance: Type.Number({ description: 'income - expenses' }),
+});
+
+export const SendReportResultSchema = Type.Object({
+  referenceMonth: Type.String(),
+  email: Type.String(),
+  totals: ReportTotalsSchema,
+  counts: Type.Object({
+    transactions: Type.Integer({ description: 'rows listed in the transactions section (0 when not included)' }),
+    bills: Type.Integer(),
+    expenses: Type.Integer(),
+  }),
+  messageId: Type.String(),
+});

@@ -1,0 +1,340 @@
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestSmtpServer } from '../../../../test/helpers/smtp.js';
+import { buildFinanceTestApp, type FinanceTestApp } from '../../../../test/helpers/test-app.js';
+import {
+  addFinanceMember,
+  countFinanceRows,
+  financeClient,
+  financeServicesOf,
+  newFinanceAccount,
+  newFinanceBill,
+  newFinanceTransaction,
+  type FinanceTestAccount,
+} from '../../../../test/helpers/finance-factories.js';
+import { previousMonth, utcMonth } from '../../calendar.js';
+
+let t: FinanceTestApp;
+let smtp: TestSmtpServer;
+beforeAll(async () => {
+  smtp = await new TestSmtpServer().start();
+  t = await buildFinanceTestApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.stop();
+});
+
+const smtpConfig = () => ({ host: '127.0.0.1', port: smtp.port, secure: false, user: 'tester', password: 'secret', fromName: 'Acme Finance', fromEmail: 'finance@acme.test' });
+
+/** An account with SMTP saved and (unless told otherwise) the accountant configured. */
+async function configured(accountant: Record<string, unknown> | null = {}, withSmtp = true) {
+  const account = await newFinanceAccount(t);
+  const c = financeClient(t.app, account.admin.accessToken);
+  if (withSmtp) expect((await c.post('/api/email/smtp', smtpConfig())).status).toBe(200);
+  const email = `carla-${account.accountId}@accountants.test`;
+  if (accountant) expect((await c.post('/api/email/accountant', { email, name: 'Carla Contadora', ...accountant })).status).toBe(200);
+  return { account, c, email };
+}
+
+/** RFC 4180 parser (quoted fields, doubled quotes, CRLF records) for the attachment. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
+      else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') row.push(field), (field = '');
+    else if (ch === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++;
+    else field += ch;
+  }
+  if (field !== '' || row.length) row.push(field), rows.push(row);
+  return rows;
+}
+
+/** The e-mails received for `to` since `from`, parsed. */
+async function mailsTo(to: string, from = 0): Promise<ParsedMail[]> {
+  const raw = smtp.received.slice(from).filter((m) => m.to.includes(to));
+  return Promise.all(raw.map((m) => simpleParser(m.raw)));
+}
+
+const notificationsOf = (account: FinanceTestAccount, type: 'accountant_sent' | 'system' = 'accountant_sent') =>
+  t.db.selectFrom('notifications').selectAll().where('account_id', '=', Number(account.accountId)).where('type', '=', type).execute();
+
+/** March 2025 of an account: income 1200.30, expenses 300.34 (balance 899.96), plus rows that do not count. */
+async function seedMarch(token: string) {
+  const tx = (fields: Record<string, unknown>) => newFinanceTransaction(t, token, fields);
+  await tx({ kind: 'income', amount: 1000.1, date: '2025-03-01', description: 'Consulting', category: 'sales', status: 'completed' });
+  await tx({ kind: 'expense', amount: 300.33, date: '2025-03-15', description: 'Rent, "main" office', category: 'rent', status: 'completed' });
+  await tx({ kind: 'expense', amount: 0.01, date: '2025-03-20', description: '=HYPERLINK("http://evil.test")', category: 'fees', status: 'pending' });
+  await tx({ kind: 'income', amount: 200.2, date: '2025-03-31', description: 'Line one\nline two', category: 'sales', status: 'pending' });
+  await tx({ kind: 'income', amount: 999, date: '2025-03-10', status: 'cancelled' });
+  await tx({ kind: 'income', amount: 5000, date: '2025-04-01' });
+  await tx({ kind: 'expense', amount: 70, date: '2025-02-28' });
+  await newFinanceBill(t, token, { supplier: 'Water, Inc.', amount: 45.67, dueDate: '2025-03-05', category: 'utilities' });
+  const power = await newFinanceBill(t, token, { supplier: 'Power Co', amount: 100, dueDate: '2025-03-31' });
+  expect((await financeClient(t.app, token).post(`/api/bills/${power.id}/pay`)).status).toBe(200);
+  const cancelled = await newFinanceBill(t, token, { supplier: 'Gone', amount: 1, dueDate: '2025-03-10' });
+  expect((await financeClient(t.app, token).post(`/api/bills/${cancelled.id}/cancel`)).status).toBe(200);
+  await newFinanceBill(t, token, { supplier: 'April', amount: 1, dueDate: '2025-04-01' });
+}
+
+describe('accountant configuration', () => {
+  const defaults = { name: null, autoSend: false, sendDay: 1, includeTransactions: true, includeBills: true, includeExpenses: true, lastAutoSentMonth: null };
+
+  it('is null until saved; saves with defaults; a later save keeps the options it omits; any member may read it', async () => {
+    const account = await newFinanceAccount(t);
+    const agent = await addFinanceMember(t, account, 'agent');
+    const c = financeClient(t.app, account.admin.accessToken);
+    expect((await c.get('/api/email/accountant')).body).toEqual({ success: true, data: null, message: 'The accountant is not configured' });
+
+    const saved = await c.post('/api/email/accountant', { email: 'carla@accountants.test' });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toEqual({
+      success: true,
+      message: 'Accountant configuration saved',
+      data: { email: 'carla@accountants.test', ...defaults, updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+    });
+    const changed = await c.post('/api/email/accountant', { email: 'carla@accountants.test', name: 'Carla', autoSend: true, sendDay: 31, includeBills: false });
+    expect(changed.body.data).toMatchObject({ name: 'Carla', autoSend: true, sendDay: 31, includeBills: false, includeTransactions: true });
+    const kept = await c.post('/api/email/accountant', { email: 'new@accountants.test' });
+    expect(kept.body.data).toMatchObject({ email: 'new@accountants.test', name: 'Carla', autoSend: true, sendDay: 31, includeBills: false });
+
+    const byAgent = await financeClient(t.app, agent.accessToken).get('/api/email/accountant');
+    expect(byAgent.status).toBe(200);
+    expect(byAgent.body.data).toEqual(kept.body.data);
+    // Another account sees its own (none).
+    const other = await newFinanceAccount(t);
+    expect((await financeClient(t.app, other.admin.accessToken).get('/api/email/accountant')).body.data).toBeNull();
+    expect(await countFinanceRows(t.db, 'accountant_settings')).toBeGreaterThan(0);
+  });
+
+  it('only administrators save, remove or send (agents 403, nothing changed); no token 401', async () => {
+    const { account, email } = await configured({ sendDay: 5 });
+    const agent = await addFinanceMember(t, account, 'agent');
+    const g = financeClient(t.app, agent.accessToken);
+    const sentBefore = smtp.received.length;
+    for (const res of [
+      await g.post('/api/email/accountant', { email: 'mallory@evil.test' }),
+      await g.delete('/api/email/accountant'),
+      await g.post('/api/email/accountant/send', { referenceMonth: '2025-03' }),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ success: false, error: { code: 'forbidden' } });
+    }
+    expect((await g.get('/api/email/accountant')).body.data).toMatchObject({ email, sendDay: 5 });
+    expect(smtp.received.length).toBe(sentBefore);
+    expect((await financeClient(t.app).get('/api/email/accountant')).status).toBe(401);
+    expect((await financeClient(t.app).post('/api/email/accountant/send', { referenceMonth: '2025-03' })).status).toBe(401);
+  });
+
+  it('refuses bad input with 422 and changes nothing', async () => {
+    const { c, email } = await configured({ sendDay: 5 });
+    const before = (await c.get('/api/email/accountant')).body.data;
+    for (const body of [
+      {},
+      { email: 'not-an-address' },
+      { email: 42 },
+      { email, sendDay: 0 },
+      { email, sendDay: 32 },
+      { email, sendDay: 2.5 },
+      { email, autoSend: 'yes' },
+      { email, name: 'x'.repeat(201) },
+      { email: `${'a'.repeat(320)}@x.test` },
+    ]) {
+      const res = await c.post('/api/email/accountant', body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body).toMatchObject({ success: false, error: { code: 'validation_failed' } });
+    }
+    expect((await c.get('/api/email/accountant')).body.data).toEqual(before);
+  });
+
+  it('is removed by DELETE; again 404', async () => {
+    const { c, account } = await configured();
+    const res = await c.delete('/api/email/accountant');
+    expect(res.body).toEqual({ success: true, data: null, message: 'Accountant configuration removed' });
+    const row = await t.db.selectFrom('accountant_settings').select('id').where('account_id', '=', Number(account.accountId)).executeTakeFirst();
+    expect(row).toBeUndefined();
+    const again = await c.delete('/api/email/accountant');
+    expect(again.status).toBe(404);
+    expect(again.body).toMatchObject({ success: false, error: { code: 'not_found' } });
+  });
+});
+
+describe('POST /api/email/accountant/send', () => {
+  it('sends the month: exact totals, an HTML summary and an RFC 4180 CSV; notifies members who want it', async () => {
+    const { account, c, email } = await configured();
+    const quiet = await addFinanceMember(t, account, 'agent');
+    await financeClient(t.app, quiet.accessToken).put('/api/notifications/preferences', { accountantSent: false });
+    await seedMarch(account.admin.accessToken);
+    const from = smtp.received.length;
+
+    const res = await c.post('/api/email/accountant/send', { referenceMonth: '2025-03' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      message: `Report for 2025-03 sent to ${email}`,
+      data: {
+        referenceMonth: '2025-03',
+        email,
+        totals: { income: 1200.3, expenses: 300.34, balance: 899.96 },
+        counts: { transactions: 4, bills: 2, expenses: 2 },
+        messageId: expect.any(String),
+      },
+    });
+
+    const [mail] = await mailsTo(email, from);
+    expect(mail).toBeDefined();
+    expect(mail.subject).toBe(`Financial report 2025-03 - ${account.name}`);
+    expect(mail.from?.value[0]).toEqual({ address: 'finance@acme.test', name: 'Acme Finance' });
+    expect(mail.to && !Array.isArray(mail.to) ? mail.to.value[0] : null).toEqual({ address: email, name: 'Carla Contadora' });
+    expect(mail.html).toContain('<td style="text-align:right">1200.30</td>');
+    expect(mail.html).toContain('<td style="text-align:right">300.34</td>');
+    expect(mail.html).toContain('<td style="text-align:right">899.96</td>');
+    expect(mail.text).toContain('Balance:  899.96');
+
+    expect(mail.attachments).toHaveLength(1);
+    const [csv] = mail.attachments;
+    expect(csv.filename).toBe('financial-report-2025-03.csv');
+    expect(csv.contentType).toBe('text/csv');
+    const text = csv.content.toString('utf8');
+    expect(text).toContain('"Rent, ""main"" office"'); // RFC 4180 quoting
+    expect(text.endsWith('\r\n')).toBe(true);
+    const rows = parseCsv(text);
+    expect(rows[0]).toEqual(['section', 'id', 'date', 'type', 'description', 'category', 'counterparty', 'status', 'amount', 'currency']);
+    const body = rows.slice(1).map((r) => [r[0], r[2], r[3], r[4], r[6], r[7], r[8], r[9]]);
+    expect(body).toEqual([
+      ['transactions', '2025-03-01', 'income', 'Consulting', '', 'completed', '1000.10', 'BRL'],
+      ['transactions', '2025-03-15', 'expense', 'Rent, "main" office', '', 'completed', '300.33', 'BRL'],
+      ['transactions', '2025-03-20', 'expense', `'=HYPERLINK("http://evil.test")`, '', 'pending', '0.01', 'BRL'],
+      ['transactions', '2025-03-31', 'income', 'Line one\nline two', '', 'pending', '200.20', 'BRL'],
+      ['bills', '2025-03-05', 'bill', '', 'Water, Inc.', 'open', '45.67', 'BRL'],
+      ['bills', '2025-03-31', 'bill', '', 'Power Co', 'paid', '100.00', 'BRL'],
+      ['expenses', '2025-03-15', 'expense', 'Rent, "main" office', '', 'completed', '300.33', 'BRL'],
+      ['expenses', '2025-03-20', 'expense', `'=HYPERLINK("http://evil.test")`, '', 'pending', '0.01', 'BRL'],
+    ]);
+    expect(rows.slice(1).every((r) => r.length === 10 && /^\d+$/.test(r[1]))).toBe(true);
+
+    const notices = await financeClient(t.app, account.admin.accessToken).get('/api/notifications?type=accountant_sent');
+    expect(notices.body.data.notifications).toEqual([
+      expect.objectContaining({
+        title: 'Report sent to the accountant',
+        message: `Report for 2025-03 sent to ${email}`,
+        data: { referenceMonth: '2025-03', email, automatic: false },
+      }),
+    ]);
+    expect((await financeClient(t.app, quiet.accessToken).get('/api/notifications')).body.data.total).toBe(0);
+  });
+
+  it('lists only the sections whose include flag is on (totals always)', async () => {
+    const { account, c, email } = await configured({ includeTransactions: false, includeBills: false, includeExpenses: true });
+    await seedMarch(account.admin.accessToken);
+    const from = smtp.received.length;
+    const res = await c.post('/api/email/accountant/send', { referenceMonth: '2025-03' });
+    expect(res.body.data).toMatchObject({ totals: { income: 1200.3, expenses: 300.34, balance: 899.96 }, counts: { transactions: 0, bills: 0, expenses: 2 } });
+    const [mail] = await mailsTo(email, from);
+    const rows = parseCsv(mail.attachments[0].content.toString('utf8'));
+    expect(rows.slice(1).map((r) => r[0])).toEqual(['expenses', 'expenses']);
+
+    await c.post('/api/email/accountant', { email, includeExpenses: false });
+    const from2 = smtp.received.length;
+    const none = await c.post('/api/email/accountant/send', { referenceMonth: '2025-02' });
+    expect(none.body.data).toMatchObject({ totals: { income: 0, expenses: 70, balance: -70 }, counts: { transactions: 0, bills: 0, expenses: 0 } });
+    const [empty] = await mailsTo(email, from2);
+    expect(parseCsv(empty.attachments[0].content.toString('utf8'))).toHaveLength(1); // the header row only
+  });
+
+  it('answers 422 and sends nothing for a bad or future month, a missing accountant or missing SMTP', async () => {
+    const ready = await configured();
+    const noAccountant = await configured(null);
+    const noSmtp = await configured({}, false);
+    const nextMonth = (() => {
+      const d = new Date();
+      return utcMonth(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+    })();
+    const cases: [ReturnType<typeof financeClient>, unknown, string][] = [
+      [ready.c, { referenceMonth: '2025-3' }, 'validation_failed'],
+      [ready.c, { referenceMonth: '2025-13' }, 'validation_failed'],
+      [ready.c, { referenceMonth: '2025-03-01' }, 'validation_failed'],
+      [ready.c, { referenceMonth: 202503 }, 'validation_failed'],
+      [ready.c, {}, 'validation_failed'],
+      [ready.c, { referenceMonth: nextMonth }, 'unprocessable_entity'],
+      [noAccountant.c, { referenceMonth: '2025-03' }, 'accountant_not_configured'],
+      [noSmtp.c, { referenceMonth: '2025-03' }, 'smtp_not_configured'],
+    ];
+    const received = smtp.received.length;
+    const notifications = await countFinanceRows(t.db, 'notifications');
+    for (const [client, body, code] of cases) {
+      const res = await client.post('/api/email/accountant/send', body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body).toMatchObject({ success: false, error: { code } });
+    }
+    const future = await ready.c.post('/api/email/accountant/send', { referenceMonth: nextMonth });
+    expect(future.body.error.details).toEqual([{ field: 'referenceMonth', message: 'must not be a future month' }]);
+    expect((await noSmtp.c.post('/api/email/accountant/send', { referenceMonth: '2025-03' })).body.message).toContain('SMTP is not configured');
+    expect(smtp.received.length).toBe(received);
+    expect(await countFinanceRows(t.db, 'notifications')).toBe(notifications);
+    // The current month is allowed (a report so far).
+    expect((await ready.c.post('/api/email/accountant/send', { referenceMonth: utcMonth(Date.now()) })).status).toBe(200);
+  });
+});
+
+describe('automatic sending', () => {
+  it("sends the previous month once on sendDay (clamped to the month's last day), even with two instances", async () => {
+    const { account, email } = await configured({ autoSend: true, sendDay: 31 });
+    await seedMarch(account.admin.accessToken);
+    const accountId = Number(account.accountId);
+    const one = (await financeServicesOf(t)).services.accountant;
+    const two = (await financeServicesOf(t)).services.accountant;
+    const from = smtp.received.length;
+
+    expect(await one.sendDueAutomaticReports(Date.parse('2025-04-29T10:00:00Z'), accountId)).toBe(0);
+    expect(await mailsTo(email, from)).toHaveLength(0);
+
+    // April has 30 days: sendDay 31 means April 30. Two instances at once: one report.
+    const day = Date.parse('2025-04-30T06:00:00Z');
+    const sent = await Promise.all([one.sendDueAutomaticReports(day, accountId), two.sendDueAutomaticReports(day, accountId)]);
+    expect(sent.sort()).toEqual([0, 1]);
+    expect(await one.sendDueAutomaticReports(day + 3_600_000, accountId)).toBe(0);
+    expect(await one.sendDueAutomaticReports(Date.parse('2025-05-01T06:00:00Z'), accountId)).toBe(0); // May's day is May 31
+
+    const mails = await mailsTo(email, from);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].subject).toBe(`Financial report 2025-03 - ${account.name}`);
+    const settings = await financeClient(t.app, account.admin.accessToken).get('/api/email/accountant');
+    expect(settings.body.data.lastAutoSentMonth).toBe('2025-03');
+    const notices = await notificationsOf(account);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ title: 'Monthly report sent to the accountant', message: `Report for 2025-03 sent to ${email}` });
+  });
+
+  it('gives the month back when sending fails, so a later run tries again', async () => {
+    const { account, c, email } = await configured({ autoSend: true, sendDay: 1 }, false);
+    const accountant = (await financeServicesOf(t)).services.accountant;
+    const accountId = Number(account.accountId);
+    expect(await accountant.sendDueAutomaticReports(Date.parse('2025-05-02T06:00:00Z'), accountId)).toBe(0);
+    expect((await c.get('/api/email/accountant')).body.data.lastAutoSentMonth).toBeNull();
+    expect(await notificationsOf(account)).toHaveLength(0);
+
+    await c.post('/api/email/smtp', smtpConfig());
+    const from = smtp.received.length;
+    expect(await accountant.sendDueAutomaticReports(Date.parse('2025-05-03T06:00:00Z'), accountId)).toBe(1);
+    expect((await mailsTo(email, from)).map((m) => m.subject)).toEqual([`Financial report 2025-04 - ${account.name}`]);
+  });
+
+  it('is part of the daily job (run on demand here, with the real clock)', async () => {
+    const { account, c, email } = await configured({ autoSend: true, sendDay: 1 });
+    const from = smtp.received.length;
+    const run = await c.post('/api/notifications/run-daily-job');
+    expect(run.body.data.accountantReports).toBe(1);
+    const month = previousMonth(utcMonth(Date.now()));
+    expect((await mailsTo(email, from)).map((m) => m.subject)).toEqual([`Financial report ${month} - ${account.name}`]);
+    expect((await c.post('/api/notifications/run-daily-job')).body.data.accountantReports).toBe(0);
+  });
+});

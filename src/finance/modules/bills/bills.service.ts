@@ -1,0 +1,104 @@
+import type { Updateable } from 'kysely';
+import { notFound } from '../../../core/http/errors.js';
+import type { FinanceContext, FinanceDeps, Q } from '../../context.js';
+import type { Bill, BillStatus, BillsTable } from '../../db/schema.js';
+import { recordFinanceEvent } from '../../events.js';
+import { DEFAULT_CURRENCY, checkPeriod, invalidTransition, optionalText, requiredText, toCents } from '../../http/values.js';
+import { presentBill } from './bills.presenter.js';
+import * as repo from './bills.repository.js';
+import type { BillCreateBody, BillListQuery, BillUpdateBody } from './bills.schema.js';
+
+/**
+ * Bills (payables) of the current account. New bills are open; `pay` (open -> paid, records the
+ * internal `bill.paid` event for notifications) and `cancel` (open -> cancelled) are the only
+ * status changes; anything else is a 409 that changes nothing.
+ */
+export class BillsService {
+  constructor(private readonly deps: FinanceDeps) {}
+
+  async list(ctx: FinanceContext, query: BillListQuery) {
+    checkPeriod(query);
+    const { page, limit, ...filter } = query;
+    return repo.listBills(this.deps.db, ctx.accountId, filter, { limit, offset: (page - 1) * limit });
+  }
+
+  async get(ctx: FinanceContext, id: number, q: Q = this.deps.db): Promise<Bill> {
+    const row = await repo.findBill(q, ctx.accountId, id);
+    if (!row) throw notFound('Bill');
+    return row;
+  }
+
+  async create(ctx: FinanceContext, body: BillCreateBody): Promise<Bill> {
+    const supplier = requiredText('supplier', body.supplier);
+    const amountCents = toCents('amount', body.amount);
+    const now = Date.now();
+    return this.deps.db.transaction().execute((trx) =>
+      repo.insertBill(trx, {
+        account_id: ctx.accountId,
+        supplier,
+        description: optionalText(body.description) ?? null,
+        category: optionalText(body.category) ?? null,
+        amount_cents: amountCents,
+        currency: body.currency ?? DEFAULT_CURRENCY,
+        due_date: body.dueDate,
+        status: 'open',
+        paid_at: null,
+        created_at: now,
+        updated_at: now,
+      }),
+    );
+  }
+
+  /** PUT and PATCH: changes the fields sent, in any status (the status itself changes through actions). */
+  async update(ctx: FinanceContext, id: number, body: BillUpdateBody): Promise<Bill> {
+    const values: Updateable<BillsTable> = {
+      ...(body.supplier !== undefined ? { supplier: requiredText('supplier', body.supplier) } : {}),
+      ...(body.description !== undefined ? { description: optionalText(body.description) } : {}),
+      ...(body.category !== undefined ? { category: optionalText(body.category) } : {}),
+      ...(body.amount !== undefined ? { amount_cents: toCents('amount', body.amount) } : {}),
+      ...(body.currency !== undefined ? { currency: body.currency } : {}),
+      ...(body.dueDate !== undefined ? { due_date: body.dueDate } : {}),
+      updated_at: Date.now(),
+    };
+    const row = await this.deps.db.transaction().execute((trx) => repo.updateBill(trx, ctx.accountId, id, values));
+    if (!row) throw notFound('Bill');
+    return row;
+  }
+
+  /** open -> paid (paid_at now); records `bill.paid` with the bill as `data`. */
+  async pay(ctx: FinanceContext, id: number): Promise<Bill> {
+    return this.transition(ctx, id, ['open'], 'paid', async (trx, now) => {
+      const row = await repo.transitionBill(trx, ctx.accountId, id, ['open'], { status: 'paid', paid_at: now, updated_at: now });
+      if (row) await recordFinanceEvent(trx, ctx.accountId, 'bill.paid', presentBill(row));
+      return row;
+    });
+  }
+
+  /** open -> cancelled. */
+  async cancel(ctx: FinanceContext, id: number): Promise<Bill> {
+    return this.transition(ctx, id, ['open'], 'cancelled', (trx, now) =>
+      repo.transitionBill(trx, ctx.accountId, id, ['open'], { status: 'cancelled', updated_at: now }),
+    );
+  }
+
+  async delete(ctx: FinanceContext, id: number): Promise<void> {
+    const deleted = await this.deps.db.transaction().execute((trx) => repo.deleteBill(trx, ctx.accountId, id));
+    if (!deleted) throw notFound('Bill');
+  }
+
+  /** Runs a conditional status change; when it matched nothing, tells 404 from 409. */
+  private async transition(
+    ctx: FinanceContext,
+    id: number,
+    from: readonly BillStatus[],
+    done: string,
+    change: (trx: Q, now: number) => Promise<Bill | undefined>,
+  ): Promise<Bill> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const row = await change(trx, Date.now());
+      if (row) return row;
+      const current = await this.get(ctx, id, trx);
+      throw invalidTransition('bill', current.status, from, done);
+    });
+  }
+}

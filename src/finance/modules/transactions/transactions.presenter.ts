@@ -1,0 +1,20 @@
+import { toIso } from '../../../core/time.js';
+import { idString } from '../../context.js';
+import type { Transaction } from '../../db/schema.js';
+import { fromCents } from '../../http/values.js';
+
+/** A transaction as the API (and its events) show it. */
+export const presentTransaction = (t: Transaction) => ({
+  id: idString(t.id),
+  kind: t.kind,
+  amount: fromCents(t.amount_cents),
+  currency: t.currency,
+  date: t.date,
+  category: t.category,
+  description: t.description,
+  status: t.status,
+  createdAt: toIso(t.created_at),
+  updatedAt: toIso(t.updated_at),
+});
+
+export type PresentedTransaction = ReturnType<typeof presentTransaction>;
