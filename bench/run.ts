@@ -8,7 +8,10 @@
  * message_created pointing at a local receiver; events per second from the first commit to the
  * last receipt, and the median commit-to-receipt latency (receipt time minus the message's
  * created_at, which is stamped inside the committing transaction).
- * Set BENCH_CONVERSATIONS, BENCH_DURATION (seconds) and BENCH_CONNECTIONS to change the run.
+ * Then the finance service on its own SQLite database: 10,000 transactions and 2,000 bills seeded
+ * through its API, GET transactions (20 per page, and filtered by period and kind), POST
+ * transaction, GET notifications, and one run of the daily job over the bills.
+ * Set BENCH_CONVERSATIONS, BENCH_TRANSACTIONS, BENCH_DURATION (seconds) and BENCH_CONNECTIONS to change the run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,6 +27,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000);
 const WEBHOOK_PACED = Number(process.env.BENCH_WEBHOOK_PACED ?? 200);
+const TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 10_000);
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 function startProcess(cmd: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
@@ -171,6 +175,82 @@ async function measureWebhooks(base: string, token: string, A: string, displayId
   }
 }
 
+/** A JSON request to the finance service with a Bearer token; returns `data` of the envelope. */
+async function financeApi(base: string, token: string | null, method: string, url: string, body?: unknown) {
+  const res = await fetch(base + url, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url} -> ${res.status} ${text}`);
+  return JSON.parse(text).data;
+}
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The finance service: setup, then TRANSACTIONS transactions spread over the last year and 2,000
+ * open bills due around today (so the daily job has alerts to create), then the scenarios.
+ */
+async function measureFinance(dataDir: string, children: ChildProcess[]) {
+  const port = String(20000 + Math.floor(Math.random() * 20000));
+  const child = spawn(process.execPath, ['dist/server.js', 'finance'], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, FINANCE_PORT: port, HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHealth(`${base}/health`);
+  const session = await financeApi(base, null, 'POST', '/api/auth/setup', {
+    email: 'bench@example.test',
+    password: 'bench-password',
+    fullName: 'Bench Owner',
+    companyName: 'Bench Co',
+  });
+  const token: string = session.accessToken;
+  process.stdout.write(`seeding ${TRANSACTIONS} finance transactions and 2,000 bills...\n`);
+  const started = Date.now();
+  const today = Date.now();
+  await inBatches(TRANSACTIONS, 16, async (i) => {
+    await financeApi(base, token, 'POST', '/api/transactions', {
+      kind: i % 3 === 0 ? 'expense' : 'income',
+      amount: 10 + (i % 500) + 0.25,
+      date: isoDay(today - (i % 365) * 86_400_000),
+      category: ['sales', 'rent', 'fees', 'services'][i % 4],
+      description: `Bench transaction ${i}`,
+    });
+  });
+  await inBatches(2000, 16, async (i) => {
+    await financeApi(base, token, 'POST', '/api/bills', {
+      supplier: `Supplier ${i % 50}`,
+      amount: 100 + (i % 90),
+      dueDate: isoDay(today + ((i % 20) - 10) * 86_400_000),
+    });
+  });
+  process.stdout.write(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const results: Result[] = [];
+  results.push(await measure('finance GET transactions (20/page)', { url: `${base}/api/transactions`, headers }));
+  const from = isoDay(today - 90 * 86_400_000);
+  results.push(await measure('finance GET transactions, 90 days, expenses', { url: `${base}/api/transactions?from=${from}&kind=expense`, headers }));
+  results.push(
+    await measure('finance POST transaction', {
+      url: `${base}/api/transactions`,
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ kind: 'income', amount: 99.9, date: isoDay(today), category: 'sales' }),
+    }),
+  );
+  const jobStarted = performance.now();
+  const job = await financeApi(base, token, 'POST', '/api/notifications/run-daily-job');
+  const jobMs = performance.now() - jobStarted;
+  results.push(await measure('finance GET notifications (20/page)', { url: `${base}/api/notifications`, headers }));
+  return { results, job: { ...job, ms: jobMs } };
+}
+
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ponte-bench-'));
   const platformToken = randomBytes(24).toString('base64url');
@@ -257,6 +337,8 @@ async function main() {
     );
 
     const webhook = await measureWebhooks(base, token, A, displayIds, dataDir);
+    const finance = await measureFinance(dataDir, children);
+    results.push(...finance.results);
 
     const ceiling = results[0].rps;
     const rows = results.map((r) => [
@@ -277,6 +359,11 @@ async function main() {
         `  throughput: ${burst.events} events in a burst, ${burst.perSecond.toFixed(0)} events/s from first commit to last receipt ` +
         `(median commit-to-receipt under that backlog ${burst.medianMs.toFixed(0)} ms)\n` +
         `  latency: ${paced.events} events at a steady pace, median commit-to-receipt ${paced.medianMs.toFixed(1)} ms, p99 ${paced.p99Ms.toFixed(1)} ms\n`,
+    );
+    const { job } = finance;
+    process.stdout.write(
+      `\nfinance daily job over 2,000 open bills: ${job.ms.toFixed(0)} ms ` +
+        `(${job.billDueSoon} due-soon and ${job.billOverdue} overdue notifications created)\n`,
     );
   } finally {
     for (const c of children) c.kill('SIGTERM');

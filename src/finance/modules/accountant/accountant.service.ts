@@ -107,9 +107,33 @@ export class AccountantService {
       } catch (err) {
         await repo.releaseAutoSend(this.deps.db, candidate.account_id, reportMonth, candidate.last_auto_sent_month);
         this.deps.logger.warn({ err, accountId: candidate.account_id, referenceMonth: reportMonth }, 'automatic accountant report not sent');
+        await this.notifyAutoSendFailed(candidate.account_id, reportMonth, err).catch((notifyErr: unknown) =>
+          this.deps.logger.error({ err: notifyErr, accountId: candidate.account_id }, 'could not notify the failed accountant report'),
+        );
       }
     }
     return sent;
+  }
+
+  /**
+   * Tells the account's administrators (a `system` notification, once per month: the next days'
+   * retries do not repeat it) that the automatic report could not be sent, and why.
+   */
+  private async notifyAutoSendFailed(accountId: number, referenceMonth: string, err: unknown): Promise<void> {
+    const reason = err instanceof HttpError ? err.message : 'an unexpected error (see the server log)';
+    await this.deps.db.transaction().execute((trx) =>
+      this.notifications.notifyMembers(trx, {
+        accountId,
+        type: 'system',
+        preference: null,
+        adminsOnly: true,
+        title: 'Automatic accountant report not sent',
+        message: `The report for ${referenceMonth} could not be sent to the accountant: ${reason}. It will be tried again on the next daily run.`,
+        data: JSON.stringify({ referenceMonth, code: err instanceof HttpError ? err.code : 'internal_error' }),
+        dedupeKey: `system:accountant_auto_failed:${referenceMonth}`,
+        createdAt: this.clock(),
+      }),
+    );
   }
 
   private async sendReport(settings: AccountantSettings, referenceMonth: string, automatic: boolean): Promise<SentReport> {

@@ -314,17 +314,27 @@ describe('automatic sending', () => {
     expect(notices[0]).toMatchObject({ title: 'Monthly report sent to the accountant', message: `Report for 2025-03 sent to ${email}` });
   });
 
-  it('gives the month back when sending fails, so a later run tries again', async () => {
+  it('gives the month back when sending fails, tells the administrators once, and a later run tries again', async () => {
     const { account, c, email } = await configured({ autoSend: true, sendDay: 1 }, false);
+    const agent = await addFinanceMember(t, account, 'agent');
     const accountant = (await financeServicesOf(t)).services.accountant;
     const accountId = Number(account.accountId);
     expect(await accountant.sendDueAutomaticReports(Date.parse('2025-05-02T06:00:00Z'), accountId)).toBe(0);
     expect((await c.get('/api/email/accountant')).body.data.lastAutoSentMonth).toBeNull();
     expect(await notificationsOf(account)).toHaveLength(0);
+    // A system notification for the administrators (not the agent), not repeated by the next day's failure.
+    expect(await accountant.sendDueAutomaticReports(Date.parse('2025-05-03T06:00:00Z'), accountId)).toBe(0);
+    const system = await notificationsOf(account, 'system');
+    expect(system.map((n) => String(n.user_id))).toEqual([account.admin.id]);
+    expect(system[0].title).toBe('Automatic accountant report not sent');
+    expect(system[0].message).toContain('The report for 2025-04 could not be sent to the accountant: SMTP is not configured');
+    const listed = await financeClient(t.app, account.admin.accessToken).get('/api/notifications?type=system');
+    expect(listed.body.data.notifications).toEqual([expect.objectContaining({ type: 'system', data: { referenceMonth: '2025-04', code: 'smtp_not_configured' } })]);
+    expect((await financeClient(t.app, agent.accessToken).get('/api/notifications?type=system')).body.data.total).toBe(0);
 
     await c.post('/api/email/smtp', smtpConfig());
     const from = smtp.received.length;
-    expect(await accountant.sendDueAutomaticReports(Date.parse('2025-05-03T06:00:00Z'), accountId)).toBe(1);
+    expect(await accountant.sendDueAutomaticReports(Date.parse('2025-05-04T06:00:00Z'), accountId)).toBe(1);
     expect((await mailsTo(email, from)).map((m) => m.subject)).toEqual([`Financial report 2025-04 - ${account.name}`]);
   });
 

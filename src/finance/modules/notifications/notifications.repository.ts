@@ -105,8 +105,10 @@ export async function insertNotifications(q: Q, rows: Insertable<NotificationsTa
 export interface MemberNotification {
   accountId: number;
   type: NotificationType;
-  /** Only members whose preference column is on (no preference row counts as on). */
-  preference: PreferenceColumn;
+  /** Only members whose preference column is on (no preference row counts as on); null: everyone. */
+  preference: PreferenceColumn | null;
+  /** Only the account's administrators. */
+  adminsOnly?: boolean;
   title: string;
   message: string;
   data: string | null;
@@ -120,27 +122,35 @@ export interface MemberNotification {
  */
 export async function insertForMembers(q: Q, n: MemberNotification): Promise<number> {
   const text = (value: string | null) => sql<string>`cast(${value} as text)`;
+  let members = q
+    .selectFrom('memberships as m')
+    .leftJoin('notification_preferences as p', (join) => join.onRef('p.account_id', '=', 'm.account_id').onRef('p.user_id', '=', 'm.user_id'))
+    .select([
+      'm.account_id',
+      'm.user_id',
+      text(n.type).as('type'),
+      text(n.title).as('title'),
+      text(n.message).as('message'),
+      sql<number>`0`.as('read'),
+      text(n.data).as('data'),
+      text(n.dedupeKey).as('dedupe_key'),
+      sql<number>`cast(${n.createdAt} as bigint)`.as('created_at'),
+    ])
+    .where('m.account_id', '=', n.accountId);
+  if (n.preference) members = members.where(sql<number>`coalesce(${sql.ref(`p.${n.preference}`)}, 1)`, '=', 1);
+  if (n.adminsOnly) {
+    // The SuperAdmin counts as an administrator in every account they belong to.
+    members = members.where(({ or, eb, exists, selectFrom }) =>
+      or([
+        eb('m.role', '=', 'admin'),
+        exists(selectFrom('users as u').select('u.id').whereRef('u.id', '=', 'm.user_id').where('u.is_super_admin', '=', 1)),
+      ]),
+    );
+  }
   const result = await q
     .insertInto('notifications')
     .columns(['account_id', 'user_id', 'type', 'title', 'message', 'read', 'data', 'dedupe_key', 'created_at'])
-    .expression(
-      q
-        .selectFrom('memberships as m')
-        .leftJoin('notification_preferences as p', (join) => join.onRef('p.account_id', '=', 'm.account_id').onRef('p.user_id', '=', 'm.user_id'))
-        .select([
-          'm.account_id',
-          'm.user_id',
-          text(n.type).as('type'),
-          text(n.title).as('title'),
-          text(n.message).as('message'),
-          sql<number>`0`.as('read'),
-          text(n.data).as('data'),
-          text(n.dedupeKey).as('dedupe_key'),
-          sql<number>`cast(${n.createdAt} as bigint)`.as('created_at'),
-        ])
-        .where('m.account_id', '=', n.accountId)
-        .where(sql<number>`coalesce(${sql.ref(`p.${n.preference}`)}, 1)`, '=', 1),
-    )
+    .expression(members)
     .onConflict((oc) => oc.columns(['account_id', 'user_id', 'dedupe_key']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0);
