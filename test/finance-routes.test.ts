@@ -319,3 +319,29 @@ describe('the finance routes', () => {
     expect(await dump()).toEqual(before);
   });
 });
+
+describe('JSON bodies', () => {
+  it('an empty body sent as application/json is no body: fine where none is needed, 422 where one is', async () => {
+    const send = (method: Method, path: string) =>
+      t.app.inject({ method, url: path, headers: { authorization: `Bearer ${owner.admin.accessToken}`, 'content-type': 'application/json' }, payload: '' });
+    const readAll = await send('POST', '/api/notifications/read-all');
+    expect(readAll.statusCode).toBe(200);
+    const before = await dump();
+    const create = await send('POST', '/api/transactions');
+    expect(create.statusCode).toBe(422);
+    expect(create.json()).toMatchObject({ success: false, error: { code: 'validation_failed' } });
+    expect(await dump()).toEqual(before);
+  });
+
+  it('malformed JSON is a 400 with the envelope, and changes nothing', async () => {
+    const before = await dump();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/transactions',
+      headers: { authorization: `Bearer ${owner.admin.accessToken}`, 'content-type': 'application/json' },
+      payload: '{"kind": "income", ',
+    });
+    expectRefusal({ status: res.statusCode, body: res.json() }, 400, 'malformed JSON');
+    expect(await dump()).toEqual(before);
+  });
+});

@@ -64,6 +64,17 @@ describe('platform accounts', () => {
     expect(res.json()).toMatchObject({ code: 'malformed_body' });
   });
 
+  it('takes an empty JSON body as no body (422 naming the missing field, not 400), and refuses __proto__ keys', async () => {
+    const send = (payload: string) =>
+      t.app.inject({ method: 'POST', url: `${P}/accounts`, headers: { api_access_token: t.platformToken, 'content-type': 'application/json' }, payload });
+    const empty = await send('');
+    expect(empty.statusCode).toBe(422);
+    expect(empty.json()).toMatchObject({ code: 'validation_failed' });
+    const poisoned = await send('{"name": "x", "__proto__": {"admin": true}}');
+    expect(poisoned.statusCode).toBe(400);
+    expect(poisoned.json()).toMatchObject({ code: 'malformed_body' });
+  });
+
   it('requires a platform token (401), and a user token is not one', async () => {
     expect((await call(t.app, { method: 'POST', url: `${P}/accounts`, body: { name: 'x' } })).status).toBe(401);
     const user = await newUser(t);

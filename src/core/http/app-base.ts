@@ -64,6 +64,17 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
 
   app.setValidatorCompiler(createValidatorCompiler());
 
+  // An empty body sent as application/json (many HTTP clients do this on bodiless POSTs) is no
+  // body, not malformed JSON; anything else goes through Fastify's own parser (which also refuses
+  // __proto__ and constructor keys).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    return parseJson(request, text, done);
+  });
+
   installErrorHandling(app, options.errorBody);
 
   app.addHook('preValidation', async (request) => {
