@@ -23,6 +23,7 @@ const EnvSchema = Type.Object({
   WEBHOOK_ALLOWED_HOSTS: Type.String({ default: '' }),
   WEBHOOK_RETRY_DELAYS: Type.String({ default: '10,60,300', pattern: '^\\s*\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*\\s*$' }),
   WEBHOOK_LEASE_SECONDS: Type.Number({ minimum: 11, maximum: 3600, default: 30 }),
+  HISTORY_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36500, default: 30 }),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   MAIL_FROM: Type.String({ minLength: 3, maxLength: 320, default: 'Ponte <no-reply@localhost>' }),
   LOG_LEVEL: Type.Union(
@@ -34,6 +35,8 @@ const EnvSchema = Type.Object({
 type Env = Static<typeof EnvSchema>;
 
 export interface Config {
+  /** How long dispatched events, ended webhook deliveries and ended e-mails are kept (ms; 0: forever). */
+  readonly historyRetentionMs: number;
   readonly chat: {
     readonly port: number;
     readonly databaseUrl: string;
@@ -114,6 +117,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseMs: Math.round(parsed.WEBHOOK_LEASE_SECONDS * 1000),
     }),
     mail: Object.freeze({ smtpUrl: parsed.SMTP_URL ?? null, from: parsed.MAIL_FROM }),
+    historyRetentionMs: parsed.HISTORY_RETENTION_DAYS * 86_400_000,
     host: parsed.HOST,
     dataDir,
     logLevel: parsed.LOG_LEVEL,

@@ -3,6 +3,7 @@ import { OutboxDispatcher, type EventListener } from '../core/events/dispatcher.
 import { createSmtpTransport } from '../core/mail/mail.transport.js';
 import { MailWorker } from '../core/mail/mail.worker.js';
 import { createBroadcaster, type EventSink } from '../core/realtime/broadcaster.js';
+import { HistoryPruner } from '../core/retention/history-pruner.js';
 import { DestinationGuard } from '../core/webhooks/destination-guard.js';
 import { DeliveryWorker } from '../core/webhooks/worker.js';
 import { createChatServices, type ChatServices } from './container.js';
@@ -27,7 +28,8 @@ export interface BackgroundOptions {
 
 /**
  * The conversation service's background work: the outbox dispatcher (webhook fan-out, agent bots,
- * automation rules, and the listeners passed in), the webhook delivery worker and the mail worker.
+ * automation rules, and the listeners passed in), the webhook delivery worker, the mail worker and
+ * the pruning of old history (HISTORY_RETENTION_DAYS).
  * Started with the app in production (server.ts) and by the tests that need it.
  */
 export function createChatBackground(deps: ChatDeps, services: ChatServices, logger: FastifyBaseLogger, options: BackgroundOptions = {}) {
@@ -77,17 +79,29 @@ export function createChatBackground(deps: ChatDeps, services: ChatServices, log
     from: deps.config.mail.from,
     pollIntervalMs: options.pollIntervalMs ?? 1000,
   });
+  const history = new HistoryPruner({ db: deps.db, logger, retentionMs: deps.config.historyRetentionMs });
+  // Sign-in rate-limit counters past their windows, every 10 minutes.
+  let purgeTimer: NodeJS.Timeout | null = null;
+  const purgeRateLimits = () =>
+    services.rateLimits.purgeExpired().catch((err: unknown) => logger.warn({ err }, 'rate-limit housekeeping failed'));
   return {
     dispatcher,
     worker: deliveries,
     mail,
+    history,
     async start() {
       await broadcaster?.start(); // listening before anything is announced
       dispatcher.start();
       deliveries.start();
       mail.start();
+      history.start();
+      purgeTimer = setInterval(() => void purgeRateLimits(), 10 * 60_000);
+      purgeTimer.unref?.();
     },
     async stop() {
+      if (purgeTimer) clearInterval(purgeTimer);
+      purgeTimer = null;
+      await history.stop();
       await dispatcher.stop();
       await broadcaster?.stop();
       await deliveries.stop();

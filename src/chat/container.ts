@@ -1,3 +1,4 @@
+import { RateLimiter } from '../core/security/rate-limit.js';
 import type { ChatDeps } from './context.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AgentBotsService } from './modules/agent-bots/agent-bots.service.js';
@@ -33,7 +34,9 @@ export function createChatServices(deps: ChatDeps) {
   const inboxes = new InboxesService(deps, attachmentFiles);
   const agentBots = new AgentBotsService(deps, inboxes);
   const platform = new PlatformService(deps, users, agentBots, attachmentFiles);
-  const profile = new ProfileService(deps, users, platform);
+  // Sign-in rate limits, in the database so every instance shares them.
+  const rateLimits = new RateLimiter(deps.db);
+  const profile = new ProfileService(deps, users, platform, rateLimits);
   const agents = new AgentsService(deps, users, accounts);
   const teams = new TeamsService(deps, agents);
   const inboxMembers = new InboxMembersService(deps, inboxes, agents);
@@ -56,7 +59,7 @@ export function createChatServices(deps: ChatDeps) {
   const automationRules = new AutomationRulesService(deps, { agents, conversations });
   return {
     webhooks, automationRules,
-    users, accounts, platform, profile, inboxes, agentBots, contacts, contactLabels, agents, teams, inboxMembers, fileStore, attachmentFiles,
+    users, accounts, platform, rateLimits, profile, inboxes, agentBots, contacts, contactLabels, agents, teams, inboxMembers, fileStore, attachmentFiles,
     messages, conversations, conversationChanges, conversationMessages, startConversation, publicApi,
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { OutboxDispatcher, type EventListener } from '../core/events/dispatcher.js';
 import type { Delivery } from '../core/webhooks/deliveries.js';
 import { DestinationGuard } from '../core/webhooks/destination-guard.js';
+import { HistoryPruner } from '../core/retention/history-pruner.js';
 import { DeliveryWorker } from '../core/webhooks/worker.js';
 import type { FinanceServices } from './container.js';
 import type { FinanceDeps } from './context.js';
@@ -25,8 +26,8 @@ export interface FinanceBackgroundOptions {
 
 /**
  * The finance service's background work: the outbox dispatcher (its listeners: the webhook fan-out
- * once finance webhooks exist), the core webhook delivery worker on the finance database, and
- * housekeeping of expired identity rows. Started with the app in production (server.ts) and by the
+ * and payment notifications), the core webhook delivery worker on the finance database, the daily
+ * job, housekeeping of expired identity rows, and the pruning of old history (HISTORY_RETENTION_DAYS). Started with the app in production (server.ts) and by the
  * tests that need it.
  */
 export function createFinanceBackground(
@@ -77,9 +78,11 @@ export function createFinanceBackground(
   };
 
   const daily = options.dailyJob === false ? null : createDailySchedule(services.dailyAlerts, logger, options.dailyJob);
+  const history = new HistoryPruner({ db: deps.db, logger, retentionMs: deps.config.historyRetentionMs });
 
   return {
     dispatcher,
+    history,
     /** The daily job's schedule (null when disabled). */
     daily,
     worker: deliveries,
@@ -94,11 +97,13 @@ export function createFinanceBackground(
       }, options.housekeepingIntervalMs ?? 10 * 60_000);
       housekeepingTimer.unref?.();
       daily?.start();
+      history.start();
     },
     async stop() {
       if (housekeepingTimer) clearInterval(housekeepingTimer);
       housekeepingTimer = null;
       await housekeeping;
+      await history.stop();
       await daily?.stop();
       await dispatcher.stop();
       await deliveries.stop();

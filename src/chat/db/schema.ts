@@ -2,6 +2,7 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { OutboxTable } from '../../core/events/outbox.js';
 import type { WebhookDeliveriesTable } from '../../core/webhooks/deliveries.js';
 import type { OutgoingEmailsTable } from '../../core/mail/outgoing-emails.js';
+import type { RateLimitBucketsTable } from '../../core/security/rate-limit.js';
 
 /**
  * Row types of the conversation service's tables (see migrations/). Timestamps are epoch
@@ -316,6 +317,7 @@ export interface ChatDatabase {
   messages: MessagesTable;
   attachments: AttachmentsTable;
   taggings: TaggingsTable;
+  rate_limit_buckets: RateLimitBucketsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -177,4 +177,24 @@ describe('platform users and account users', () => {
     const bad = await call(t.app, { method: 'POST', url: '/auth/sign_in', body: { email: user.email, password: 'wrong' } });
     expect(bad.status).toBe(401);
   });
+
+  it('rate limits sign-in: 10 attempts a minute per e-mail (any address), 30 per client address, with Retry-After', async () => {
+    const user = await newUser(t);
+    const signIn = (email: string, password: string, remoteAddress: string) =>
+      t.app.inject({ method: 'POST', url: '/auth/sign_in', payload: { email, password }, remoteAddress });
+    for (let i = 0; i < 10; i++) expect((await signIn(user.email, 'wrong password', `192.0.2.${i + 1}`)).statusCode).toBe(401);
+    // The 11th attempt for that e-mail is refused, even with the right password from a fresh address.
+    const limited = await signIn(user.email.toUpperCase(), 'correct horse battery', '192.0.2.99');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ code: 'rate_limited', error: expect.any(String) });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(120);
+    // Another user is not affected; one client address trying many e-mails is stopped after 30.
+    const other = await newUser(t);
+    expect((await signIn(other.email, 'correct horse battery', '192.0.2.99')).statusCode).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await signIn(`nobody-${i}@example.test`, 'whatever-password', '198.51.100.7')).statusCode);
+    expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
 });

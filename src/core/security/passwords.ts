@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
 // OWASP's argon2id recommendation: m=19 MiB, t=2, p=1.
@@ -14,4 +15,17 @@ export async function verifyPassword(stored: string | null | undefined, password
   } catch {
     return false;
   }
+}
+
+let dummyHash: Promise<string> | null = null;
+
+/**
+ * Like verifyPassword, but without a stored hash (unknown user) it still verifies against a
+ * throwaway hash, so "no such user" takes as long as "wrong password" and timing reveals nothing.
+ */
+export async function verifyPasswordEvenIfMissing(stored: string | null | undefined, password: string): Promise<boolean> {
+  if (stored) return verifyPassword(stored, password);
+  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  await verifyPassword(await dummyHash, password);
+  return false;
 }

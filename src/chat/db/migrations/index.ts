@@ -3,6 +3,8 @@ import { migration0001 } from './0001_core.js';
 import { migration0002Contacts } from './0002_contacts.js';
 import { migration0003Webhooks } from './0003_webhooks.js';
 import { migration0004Automation } from './0004_automation.js';
+import { migration0005HistoryIndexes } from './0005_history_indexes.js';
+import { migration0006RateLimits } from './0006_rate_limits.js';
 
 /** Every migration of the conversation service, in order. Names never change once released. */
 export const chatMigrations: Record<string, PortableMigration> = {
@@ -10,4 +12,6 @@ export const chatMigrations: Record<string, PortableMigration> = {
   '0002_contacts': migration0002Contacts,
   '0003_webhooks': migration0003Webhooks,
   '0004_automation': migration0004Automation,
+  '0005_history_indexes': migration0005HistoryIndexes,
+  '0006_rate_limits': migration0006RateLimits,
 };

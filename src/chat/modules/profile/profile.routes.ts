@@ -23,9 +23,9 @@ export const profileRoutes: ChatRoutes = async (app, { services }) => {
     config: { auth: 'none' },
     schema: {
       tags: ['profile'],
-      summary: 'Sign in with e-mail and password, or with the token of a platform SSO link',
+      summary: 'Sign in with e-mail and password, or with the token of a platform SSO link (10 attempts a minute per e-mail, 30 per client address)',
       body: SignInBody,
-      response: { 200: Type.Object({ data: Profile }), 401: ChatErrorBody, 422: ChatErrorBody },
+      response: { 200: Type.Object({ data: Profile }), 401: ChatErrorBody, 422: ChatErrorBody, 429: ChatErrorBody },
     },
-  }, async (req) => ({ data: presentProfile(await services.profile.signIn(req.body)) }));
+  }, async (req) => ({ data: presentProfile(await services.profile.signIn(req.body, req.ip)) }));
 };

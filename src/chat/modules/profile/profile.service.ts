@@ -1,9 +1,26 @@
 import { unauthorized } from '../../../core/http/errors.js';
-import { verifyPassword } from '../../../core/security/passwords.js';
+import { verifyPasswordEvenIfMissing } from '../../../core/security/passwords.js';
+import type { RateLimiter, RateRule } from '../../../core/security/rate-limit.js';
 import type { ChatDeps } from '../../context.js';
 import type { User } from '../../db/schema.js';
 import type { PlatformService } from '../../platform/platform.service.js';
 import type { UsersService } from '../users/users.service.js';
+
+const MINUTE = 60_000;
+
+/**
+ * Sign-in attempts (password or SSO token, failed or not): 10 a minute per e-mail address, so one
+ * account cannot be guessed at from many addresses, and 30 a minute per client address.
+ */
+export const SIGN_IN_LIMITS = {
+  perEmail: { limit: 10, windowMs: MINUTE },
+  perIp: { limit: 30, windowMs: MINUTE },
+} as const;
+
+const signInRules = (email: string, ip: string): RateRule[] => [
+  { key: `chatSignInPerEmail:${email.trim().toLowerCase()}`, ...SIGN_IN_LIMITS.perEmail },
+  { key: `chatSignInPerIp:${ip}`, ...SIGN_IN_LIMITS.perIp },
+];
 
 /** The calling user's own profile, and sign-in by password or single sign-on link. */
 export class ProfileService {
@@ -11,6 +28,7 @@ export class ProfileService {
     private readonly deps: ChatDeps,
     private readonly users: UsersService,
     private readonly platform: PlatformService,
+    private readonly rateLimits: RateLimiter,
   ) {}
 
   async profile(user: User) {
@@ -21,13 +39,18 @@ export class ProfileService {
     return { user, token: token ?? '', memberships };
   }
 
-  async signIn(input: { email: string; password?: string; sso_auth_token?: string }) {
+  /**
+   * Rate limited (429 with Retry-After) before anything is checked. An unknown e-mail costs the
+   * same password verification as a wrong password, so timing does not tell them apart.
+   */
+  async signIn(input: { email: string; password?: string; sso_auth_token?: string }, ip: string) {
+    await this.rateLimits.consume(signInRules(input.email, ip));
     let user: User | undefined;
     if (input.sso_auth_token) {
       user = await this.platform.consumeLoginToken(input.email, input.sso_auth_token);
     } else if (input.password) {
       const found = await this.users.findByEmail(this.deps.db, input.email);
-      if (found && (await verifyPassword(found.password_hash, input.password))) user = found;
+      if (await verifyPasswordEvenIfMissing(found?.password_hash, input.password)) user = found;
     }
     if (!user) throw unauthorized('Invalid login credentials');
     return this.profile(user);

@@ -3,6 +3,7 @@ import { migration0001 } from './0001_core.js';
 import { migration0002 } from './0002_identity.js';
 import { migration0003 } from './0003_finance_data.js';
 import { migration0004 } from './0004_notifications.js';
+import { migration0005 } from './0005_history_indexes.js';
 
 /** Every migration of the finance service, in order. Names never change once released. */
 export const financeMigrations: Record<string, PortableMigration> = {
@@ -10,4 +11,5 @@ export const financeMigrations: Record<string, PortableMigration> = {
   '0002_identity': migration0002,
   '0003_finance_data': migration0003,
   '0004_notifications': migration0004,
+  '0005_history_indexes': migration0005,
 };

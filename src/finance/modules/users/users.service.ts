@@ -1,5 +1,4 @@
-import { hashPassword, verifyPassword } from '../../../core/security/passwords.js';
-import { randomToken } from '../../../core/security/tokens.js';
+import { hashPassword, verifyPasswordEvenIfMissing } from '../../../core/security/passwords.js';
 import type { FinanceDeps, Q } from '../../context.js';
 import type { User } from '../../db/schema.js';
 import * as repo from './users.repository.js';
@@ -14,8 +13,6 @@ export interface NewUser {
 
 /** E-mail addresses are compared and stored lower-cased and trimmed. */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
-
-let dummyHash: Promise<string> | null = null;
 
 /** Users (identity, password). Membership of accounts lives in AccountsService. */
 export class UsersService {
@@ -61,10 +58,7 @@ export class UsersService {
    * Checks a password. For an unknown user (or one without a password) it still spends the time of
    * one verification, so the answer time does not reveal whether the e-mail is registered.
    */
-  async checkPassword(user: User | undefined, password: string): Promise<boolean> {
-    if (user?.password_hash) return verifyPassword(user.password_hash, password);
-    dummyHash ??= hashPassword(randomToken());
-    await verifyPassword(await dummyHash, password);
-    return false;
+  checkPassword(user: User | undefined, password: string): Promise<boolean> {
+    return verifyPasswordEvenIfMissing(user?.password_hash, password);
   }
 }
