@@ -132,6 +132,10 @@ export interface InboxesTable {
   working_hours_enabled: Generated<number>;
   timezone: Generated<string>;
   agent_bot_id: number | null;
+  /** Key of the contacts' identifier_hash (HMAC-SHA256); null only for rows written outside the service. */
+  hmac_token: string | null;
+  /** 1: the public interface refuses identification (identifier, e-mail) without a valid identifier_hash. */
+  hmac_mandatory: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -167,6 +171,8 @@ export interface ContactInboxesTable {
   inbox_id: number;
   source_id: string;
   pubsub_token: string;
+  /** 1 once the contact was identified here with a valid identifier_hash. */
+  hmac_verified: Generated<number>;
   created_at: number;
 }
 

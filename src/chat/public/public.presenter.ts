@@ -8,7 +8,10 @@ import type { MessageSender, MessageView } from '../modules/messages/messages.pr
  * assignees or custom attributes set by the team.
  */
 
-/** Chatwoot's public contact: the contact with its contact inbox's source_id and pubsub_token. */
+/**
+ * Chatwoot's public contact: the contact with its contact inbox's source_id and pubsub_token, and
+ * whether the contact was identified there with a valid identifier_hash.
+ */
 export function presentPublicContact(contact: Contact, contactInbox: ContactInbox) {
   return {
     id: contact.id,
@@ -17,6 +20,7 @@ export function presentPublicContact(contact: Contact, contactInbox: ContactInbo
     name: contact.name,
     email: contact.email,
     phone_number: contact.phone_number,
+    hmac_verified: contactInbox.hmac_verified === 1,
   };
 }
 

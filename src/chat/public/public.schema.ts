@@ -23,6 +23,14 @@ export const PublicContactBody = Type.Object({
   email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 255 }))),
   phone_number: Type.Optional(Nullable(PhoneNumber)),
   identifier: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+  identifier_hash: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: 128,
+        description: "hex HMAC-SHA256 of the identifier (on an update without one, of the contact's) keyed with the inbox's hmac_token",
+      }),
+    ),
+  ),
   custom_attributes: Type.Optional(Attributes),
 });
 export type PublicContactBody = Static<typeof PublicContactBody>;
@@ -72,6 +80,7 @@ export const PublicContactSchema = Type.Object({
   name: Type.String(),
   email: Nullable(Type.String()),
   phone_number: Nullable(Type.String()),
+  hmac_verified: Type.Boolean({ description: 'The contact was identified in this contact inbox with a valid identifier_hash' }),
 });
 
 export const PublicSenderSchema = Type.Object({

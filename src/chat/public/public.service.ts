@@ -15,7 +15,11 @@ import type { ConversationMessagesService } from '../modules/messages/conversati
 import type { MessageView } from '../modules/messages/messages.presenter.js';
 import type { MessageListQuery } from '../modules/messages/messages.schema.js';
 import type { MessagesService } from '../modules/messages/messages.service.js';
+import { checkIdentity } from './public.hmac.js';
 import type { PublicContactBody, PublicEventBody } from './public.schema.js';
+
+/** A public contact body without its identifier_hash: the contact fields the services take. */
+type ContactFields = Omit<PublicContactBody, 'identifier_hash'>;
 
 /** The widget event names that record `webwidget_triggered` (Chatwoot's spelling, and the event's). */
 const WIDGET_TRIGGERED = new Set(['webwidget.triggered', 'webwidget_triggered']);
@@ -85,22 +89,31 @@ export class PublicService {
    * A new contact inbox with a random source_id and pubsub_token (192 bits each) for the contact
    * the body identifies: the account's contact with that `identifier`, else with that `email`
    * (how widgets recognise returning users, as in Chatwoot), else a new contact (`contact_created`).
-   * An e-mail whose contact carries another identifier is not the caller's: 409.
+   * An e-mail whose contact carries another identifier is not the caller's: 409. The inbox's HMAC
+   * rules are applied first (`checkIdentity`: 401 `hmac_failed`, nothing written); a valid
+   * identifier_hash marks the new contact inbox `hmac_verified`.
    */
   async createContact(inboxIdentifier: string, body: PublicContactBody): Promise<PublicContactView> {
+    const { identifier_hash: hash, ...fields } = body;
     return this.deps.db.transaction().execute(async (trx) => {
       const inbox = await this.services.inboxes.findPublic(inboxIdentifier, trx);
-      const contact = await this.identify(trx, inbox.account_id, body);
-      const contactInbox = await this.services.contacts.ensureContactInbox(trx, inbox.account_id, contact.id, inbox.id, randomToken(24));
+      const verified = checkIdentity(inbox, { hash, identifier: fields.identifier, namesIdentity: Boolean(fields.identifier || fields.email) });
+      const contact = await this.identify(trx, inbox.account_id, fields, verified);
+      let contactInbox = await this.services.contacts.ensureContactInbox(trx, inbox.account_id, contact.id, inbox.id, randomToken(24));
+      if (verified) contactInbox = await this.services.contacts.setHmacVerified(trx, inbox.account_id, contactInbox.id, true);
       return { contact, contactInbox };
     });
   }
 
-  private async identify(trx: Q, accountId: number, body: PublicContactBody): Promise<Contact> {
+  /**
+   * A verified identity attaches by identifier only: the e-mail is not signed, so a contact found
+   * by e-mail alone (no identifier, or another one) is not the caller's to claim (409).
+   */
+  private async identify(trx: Q, accountId: number, body: ContactFields, verified: boolean): Promise<Contact> {
     const { byIdentifier, byEmail } = await this.services.contacts.findByIdentity(trx, accountId, body);
     if (byIdentifier) return byIdentifier;
     if (byEmail) {
-      if (body.identifier && byEmail.identifier !== null && byEmail.identifier !== body.identifier) {
+      if (verified || (body.identifier && byEmail.identifier !== null && byEmail.identifier !== body.identifier)) {
         throw conflict('Email has already been taken', [{ field: 'email', message: 'has already been taken' }]);
       }
       return byEmail;
@@ -113,11 +126,24 @@ export class PublicService {
     return { contact, contactInbox };
   }
 
-  /** Updates the contact (custom_attributes merge); records `contact_updated` when something changed. */
+  /**
+   * Updates the contact (custom_attributes merge); records `contact_updated` when something changed.
+   * HMAC rules as for creation, the hash signing the identifier sent or else the contact's own; a
+   * valid hash marks the contact inbox `hmac_verified`, an identifier changed without one unmarks it.
+   */
   async updateContact(inboxIdentifier: string, sourceId: string, body: PublicContactBody): Promise<PublicContactView> {
-    const { ctx, contact, contactInbox } = await this.resolve(inboxIdentifier, sourceId);
-    const updated = await this.services.contacts.update(ctx, contact.id, body);
-    return { contact: updated.contact, contactInbox };
+    const { identifier_hash: hash, ...fields } = body;
+    return this.deps.db.transaction().execute(async (trx) => {
+      const { ctx, inbox, contact, contactInbox } = await this.resolve(inboxIdentifier, sourceId, trx);
+      const identifier = fields.identifier === undefined ? contact.identifier : fields.identifier;
+      const namesIdentity = fields.identifier !== undefined || fields.email !== undefined;
+      const verified = checkIdentity(inbox, { hash, identifier, namesIdentity });
+      const updated = await this.services.contacts.updateInTransaction(trx, ctx, contact.id, fields);
+      const identifierChanged = updated.identifier !== contact.identifier;
+      const hmacVerified = verified || (contactInbox.hmac_verified === 1 && !identifierChanged);
+      if (hmacVerified === (contactInbox.hmac_verified === 1)) return { contact: updated, contactInbox };
+      return { contact: updated, contactInbox: await this.services.contacts.setHmacVerified(trx, inbox.account_id, contactInbox.id, hmacVerified) };
+    });
   }
 
   /** Starts a conversation of the contact in the inbox (`conversation_created`), open. */

@@ -65,6 +65,7 @@ describe('POST /public/api/v1/inboxes/:inbox_identifier/contacts', () => {
       name: 'Vera Visitor',
       email: 'vera@example.test',
       phone_number: '+5511999990001',
+      hmac_verified: false,
     });
     expect(res.body.source_id).not.toBe(res.body.pubsub_token);
     const after = await counts();

@@ -5,6 +5,8 @@ import { migration0003Webhooks } from './0003_webhooks.js';
 import { migration0004Automation } from './0004_automation.js';
 import { migration0005HistoryIndexes } from './0005_history_indexes.js';
 import { migration0006RateLimits } from './0006_rate_limits.js';
+import { migration0007InboxHmac } from './0007_inbox_hmac.js';
+import { migration0008ConversationCountsIndex } from './0008_conversation_counts_index.js';
 
 /** Every migration of the conversation service, in order. Names never change once released. */
 export const chatMigrations: Record<string, PortableMigration> = {
@@ -14,4 +16,6 @@ export const chatMigrations: Record<string, PortableMigration> = {
   '0004_automation': migration0004Automation,
   '0005_history_indexes': migration0005HistoryIndexes,
   '0006_rate_limits': migration0006RateLimits,
+  '0007_inbox_hmac': migration0007InboxHmac,
+  '0008_conversation_counts_index': migration0008ConversationCountsIndex,
 };

@@ -22,6 +22,16 @@ export async function findBySource(q: Q, accountId: number, inboxId: number, sou
     .executeTakeFirst();
 }
 
+export async function setHmacVerified(q: Q, accountId: number, id: number, verified: 0 | 1) {
+  return q
+    .updateTable('contact_inboxes')
+    .set({ hmac_verified: verified })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 export async function findForContact(q: Q, accountId: number, contactId: number, inboxId: number) {
   return q
     .selectFrom('contact_inboxes')

@@ -168,35 +168,38 @@ export class ContactsService {
    * transaction; when nothing changes, nothing is written and no event is recorded.
    */
   async update(ctx: AccountContext, id: number, body: ContactUpdateBody): Promise<{ contact: Contact; contactInboxes: ContactInboxRow[] }> {
-    const contact = await this.deps.db.transaction().execute(async (trx) => {
-      const current = await this.get(ctx, id, trx);
-      const before = editable(current);
-      const email = body.email === undefined ? undefined : (normalizeEmail(body.email) ?? null);
-      await this.assertUnique(trx, ctx.accountId, { email, identifier: body.identifier }, id);
-      const after = {
-        name: body.name ?? before.name,
-        email: email === undefined ? before.email : email,
-        phone_number: body.phone_number === undefined ? before.phone_number : body.phone_number,
-        identifier: body.identifier === undefined ? before.identifier : body.identifier,
-        avatar_url: body.avatar_url === undefined ? before.avatar_url : body.avatar_url,
-        blocked: body.blocked ?? before.blocked,
-        additional_attributes: { ...before.additional_attributes, ...body.additional_attributes },
-        custom_attributes: { ...before.custom_attributes, ...body.custom_attributes },
-      };
-      const changes = changedAttributes(before, after);
-      if (changes.length === 0) return current;
-      const updated = await repo.updateContact(trx, ctx.accountId, id, {
-        ...after,
-        blocked: after.blocked ? 1 : 0,
-        additional_attributes: JSON.stringify(after.additional_attributes),
-        custom_attributes: JSON.stringify(after.custom_attributes),
-        updated_at: Date.now(),
-      });
-      if (!updated) throw notFound('Contact');
-      await this.emitContactEvent(trx, 'contact_updated', updated, { changed_attributes: changes }, ctx);
-      return updated;
-    });
+    const contact = await this.deps.db.transaction().execute((trx) => this.updateInTransaction(trx, ctx, id, body));
     return { contact, contactInboxes: (await this.contactInboxesOf(ctx.accountId, [contact.id])).get(contact.id) ?? [] };
+  }
+
+  /** `update` in the caller's transaction (the public interface checks identity in the same one). */
+  async updateInTransaction(trx: Q, ctx: AccountContext, id: number, body: ContactUpdateBody): Promise<Contact> {
+    const current = await this.get(ctx, id, trx);
+    const before = editable(current);
+    const email = body.email === undefined ? undefined : (normalizeEmail(body.email) ?? null);
+    await this.assertUnique(trx, ctx.accountId, { email, identifier: body.identifier }, id);
+    const after = {
+      name: body.name ?? before.name,
+      email: email === undefined ? before.email : email,
+      phone_number: body.phone_number === undefined ? before.phone_number : body.phone_number,
+      identifier: body.identifier === undefined ? before.identifier : body.identifier,
+      avatar_url: body.avatar_url === undefined ? before.avatar_url : body.avatar_url,
+      blocked: body.blocked ?? before.blocked,
+      additional_attributes: { ...before.additional_attributes, ...body.additional_attributes },
+      custom_attributes: { ...before.custom_attributes, ...body.custom_attributes },
+    };
+    const changes = changedAttributes(before, after);
+    if (changes.length === 0) return current;
+    const updated = await repo.updateContact(trx, ctx.accountId, id, {
+      ...after,
+      blocked: after.blocked ? 1 : 0,
+      additional_attributes: JSON.stringify(after.additional_attributes),
+      custom_attributes: JSON.stringify(after.custom_attributes),
+      updated_at: Date.now(),
+    });
+    if (!updated) throw notFound('Contact');
+    await this.emitContactEvent(trx, 'contact_updated', updated, { changed_attributes: changes }, ctx);
+    return updated;
   }
 
   /**
@@ -265,6 +268,11 @@ export class ContactsService {
       source_id: sourceId ?? crypto.randomUUID(),
       pubsub_token: randomToken(24),
     });
+  }
+
+  /** Records whether the contact was identified in this contact inbox with a valid identifier_hash. */
+  setHmacVerified(q: Q, accountId: number, contactInboxId: number, verified: boolean): Promise<ContactInbox> {
+    return inboxRepo.setHmacVerified(q, accountId, contactInboxId, verified ? 1 : 0);
   }
 
   /** The contact inbox with this source id in the inbox, if any. */

@@ -31,7 +31,7 @@ export async function contactInboxesByIds(q: Q, accountId: number, ids: number[]
   if (ids.length === 0) return [];
   return q
     .selectFrom('contact_inboxes')
-    .select(['id', 'source_id'])
+    .select(['id', 'source_id', 'hmac_verified'])
     .where(sameValueNoIndex('account_id', accountId))
     .where('id', 'in', ids)
     .execute();

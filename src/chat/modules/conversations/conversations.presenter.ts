@@ -11,7 +11,7 @@ export interface ConversationBundle {
   conversation: Conversation;
   contact: Contact | null;
   inbox: { id: number; name: string; channel_type: string } | null;
-  contactInbox: { source_id: string } | null;
+  contactInbox: { source_id: string; hmac_verified: number } | null;
   assignee: AgentRow | null;
   team: Team | null;
   labels: string[];
@@ -104,7 +104,7 @@ export function presentConversation(bundle: ConversationBundle) {
       assignee,
       team,
       channel: bundle.inbox?.channel_type ?? '',
-      hmac_verified: false,
+      hmac_verified: bundle.contactInbox?.hmac_verified === 1,
     },
   };
 }

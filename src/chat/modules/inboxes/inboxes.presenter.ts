@@ -11,6 +11,10 @@ function presentChannel(channel: Record<string, unknown>, showSecrets: boolean) 
   return out;
 }
 
+/**
+ * Chatwoot's inbox. `showSecrets` (the caller is an administrator) unmasks channel secrets and adds
+ * `hmac_token`, the key of the contacts' identifier_hash: agents never get it.
+ */
 export function presentInbox(inbox: Inbox, showSecrets: boolean) {
   const channel = parseJsonObject(inbox.channel);
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
@@ -37,6 +41,8 @@ export function presentInbox(inbox: Inbox, showSecrets: boolean) {
     webhook_url: str(channel.webhook_url),
     provider: str(channel.provider),
     channel: presentChannel(channel, showSecrets),
+    hmac_mandatory: inbox.hmac_mandatory === 1,
+    ...(showSecrets ? { hmac_token: inbox.hmac_token } : {}),
     created_at: toIso(inbox.created_at),
   };
 }

@@ -32,6 +32,7 @@ const Channel = Type.Object(
     email: Type.Optional(Type.String({ format: 'email', maxLength: 255 })),
     phone_number: Type.Optional(Type.String({ pattern: '^\\+?[0-9]{5,20}$' })),
     webhook_url: Type.Optional(Type.String({ maxLength: 2048 })),
+    hmac_mandatory: Type.Optional(Type.Boolean({ description: 'As at the top level (where Chatwoot web-widget clients send it)' })),
   },
   { additionalProperties: true, maxProperties: 50 },
 );
@@ -44,6 +45,9 @@ const InboxFields = {
   out_of_office_message: Type.Optional(Nullable(Type.String({ maxLength: 10000 }))),
   working_hours_enabled: Type.Optional(Type.Boolean()),
   timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  hmac_mandatory: Type.Optional(
+    Type.Boolean({ description: 'Refuse public identification (identifier, e-mail) without a valid identifier_hash' }),
+  ),
 };
 
 export const InboxCreateBody = Type.Object({ ...InboxFields, channel: Channel });
@@ -76,6 +80,10 @@ export const InboxSchema = Type.Object(
     webhook_url: Nullable(Type.String()),
     provider: Nullable(Type.String()),
     channel: JsonObject,
+    hmac_mandatory: Type.Boolean({ description: 'Public identification needs a valid identifier_hash' }),
+    hmac_token: Type.Optional(
+      Nullable(Type.String({ description: 'Key of identifier_hash = hex HMAC-SHA256(hmac_token, identifier); administrators only' })),
+    ),
     created_at: Type.String(),
   },
 );

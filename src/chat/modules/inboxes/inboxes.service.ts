@@ -12,6 +12,19 @@ const PUBLIC_CHANNEL_TYPES = new Set<string>([CHANNEL_TYPES.api, CHANNEL_TYPES.w
 
 const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
 
+/**
+ * `hmac_mandatory` from the top level or from `channel` (Chatwoot's web-widget clients); both given
+ * and different is a 422. Returns the channel fields to store, without `hmac_mandatory` and without
+ * `hmac_token` (the key is generated, never set by a client).
+ */
+function splitHmac<C extends { hmac_mandatory?: boolean }>(body: { hmac_mandatory?: boolean }, channel: C) {
+  const { hmac_mandatory: inChannel, hmac_token: _ignored, ...rest } = channel as C & { hmac_token?: unknown };
+  if (body.hmac_mandatory !== undefined && inChannel !== undefined && body.hmac_mandatory !== inChannel) {
+    throw invalidField('channel.hmac_mandatory', 'differs from hmac_mandatory');
+  }
+  return { mandatory: bool(body.hmac_mandatory ?? inChannel), channel: rest };
+}
+
 function checkUrl(field: string, value: unknown) {
   if (value === undefined || value === null || value === '') return;
   let url: URL;
@@ -65,8 +78,9 @@ export class InboxesService {
   }
 
   async create(ctx: AccountContext, body: InboxCreateBody): Promise<Inbox> {
-    const { type: rawType, ...channel } = body.channel;
+    const { type: rawType, ...input } = body.channel;
     const type = rawType as ChannelKind;
+    const { mandatory, channel } = splitHmac(body, input);
     const required = CHANNEL_REQUIRED_FIELD[type];
     if (required) {
       const value = (channel as Record<string, unknown>)[required];
@@ -81,6 +95,8 @@ export class InboxesService {
       channel_type: CHANNEL_TYPES[type],
       channel: JSON.stringify({ type, ...channel }),
       identifier: randomToken(24),
+      hmac_token: randomToken(24),
+      hmac_mandatory: mandatory ?? 0,
       phone_number: channel.phone_number ?? null,
       email: channel.email?.toLowerCase() ?? null,
       greeting_enabled: bool(body.greeting_enabled) ?? 0,
@@ -102,13 +118,14 @@ export class InboxesService {
       let channelJson: string | undefined;
       let phone: string | null | undefined;
       let email: string | null | undefined;
+      const { mandatory, channel } = splitHmac(body, body.channel ?? {});
       if (body.channel) {
-        checkUrl('channel.website_url', body.channel.website_url);
-        checkUrl('channel.webhook_url', body.channel.webhook_url);
+        checkUrl('channel.website_url', channel.website_url);
+        checkUrl('channel.webhook_url', channel.webhook_url);
         const current = parseJsonObject(inbox.channel);
-        channelJson = JSON.stringify({ ...current, ...body.channel, type: current.type });
-        if (body.channel.phone_number !== undefined) phone = body.channel.phone_number;
-        if (body.channel.email !== undefined) email = body.channel.email.toLowerCase();
+        channelJson = JSON.stringify({ ...current, ...channel, type: current.type });
+        if (channel.phone_number !== undefined) phone = channel.phone_number;
+        if (channel.email !== undefined) email = channel.email.toLowerCase();
       }
       const updated = await repo.updateInbox(trx, ctx.accountId, id, {
         name: body.name,
@@ -118,6 +135,7 @@ export class InboxesService {
         out_of_office_message: body.out_of_office_message,
         working_hours_enabled: bool(body.working_hours_enabled),
         timezone: body.timezone,
+        hmac_mandatory: mandatory,
         channel: channelJson,
         phone_number: phone,
         email,
