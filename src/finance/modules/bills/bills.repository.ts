@@ -1,6 +1,6 @@
-import type { Insertable, Updateable } from 'kysely';
 import type { Q } from '../../context.js';
-import type { Bill, BillStatus, BillsTable } from '../../db/schema.js';
+import { accountRecords } from '../../db/account-records.js';
+import type { BillStatus } from '../../db/schema.js';
 
 export interface BillFilter {
   from?: string;
@@ -8,58 +8,16 @@ export interface BillFilter {
   status?: BillStatus;
 }
 
-function filtered(q: Q, accountId: number, f: BillFilter) {
-  let query = q.selectFrom('bills').where('account_id', '=', accountId);
-  if (f.status) query = query.where('status', '=', f.status);
-  if (f.from) query = query.where('due_date', '>=', f.from);
-  if (f.to) query = query.where('due_date', '<=', f.to);
-  return query;
-}
+const records = accountRecords('bills');
 
 /** One page of the account's bills, earliest due date first, and the total matching the filter. */
-export async function listBills(q: Q, accountId: number, filter: BillFilter, page: { limit: number; offset: number }): Promise<{ rows: Bill[]; total: number }> {
-  const rows = await filtered(q, accountId, filter)
-    .selectAll()
-    .orderBy('due_date', 'asc')
-    .orderBy('id', 'asc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-  const count = await filtered(q, accountId, filter)
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
-}
+export const listBills = (q: Q, accountId: number, f: BillFilter, page: { limit: number; offset: number }) =>
+  records.page(q, accountId, { equal: { status: f.status }, period: { column: 'due_date', from: f.from, to: f.to }, direction: 'asc' }, page);
 
-export async function findBill(q: Q, accountId: number, id: number) {
-  return q.selectFrom('bills').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-}
-
-export async function insertBill(q: Q, values: Insertable<BillsTable>) {
-  return q.insertInto('bills').values(values).returningAll().executeTakeFirstOrThrow();
-}
-
-/** Changes the bill; undefined when it is not the account's. */
-export async function updateBill(q: Q, accountId: number, id: number, values: Updateable<BillsTable>) {
-  return q.updateTable('bills').set(values).where('account_id', '=', accountId).where('id', '=', id).returningAll().executeTakeFirst();
-}
-
-/**
- * Moves the bill to another status only while it is in one of `from` (one conditional statement,
- * so two concurrent payments cannot both succeed); undefined when it is not.
- */
-export async function transitionBill(q: Q, accountId: number, id: number, from: readonly BillStatus[], values: Updateable<BillsTable>) {
-  return q
-    .updateTable('bills')
-    .set(values)
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .where('status', 'in', from)
-    .returningAll()
-    .executeTakeFirst();
-}
-
-export async function deleteBill(q: Q, accountId: number, id: number): Promise<boolean> {
-  const result = await q.deleteFrom('bills').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
-}
+export const findBill = records.find;
+export const insertBill = records.insert;
+export const updateBill = records.update;
+/** Moves the bill to another status only while it is in one of `from`; undefined when it is not. */
+export const transitionBill = (q: Q, accountId: number, id: number, from: readonly BillStatus[], values: Parameters<typeof records.transition>[4]) =>
+  records.transition(q, accountId, id, from, values);
+export const deleteBill = records.delete;

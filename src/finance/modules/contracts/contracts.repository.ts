@@ -1,6 +1,6 @@
-import type { Insertable, Updateable } from 'kysely';
 import type { Q } from '../../context.js';
-import type { Contract, ContractStatus, ContractsTable } from '../../db/schema.js';
+import { accountRecords } from '../../db/account-records.js';
+import type { ContractStatus } from '../../db/schema.js';
 
 export interface ContractFilter {
   from?: string;
@@ -8,68 +8,18 @@ export interface ContractFilter {
   status?: ContractStatus;
 }
 
-function filtered(q: Q, accountId: number, f: ContractFilter) {
-  let query = q.selectFrom('contracts').where('account_id', '=', accountId);
-  if (f.status) query = query.where('status', '=', f.status);
-  if (f.from) query = query.where('start_date', '>=', f.from);
-  if (f.to) query = query.where('start_date', '<=', f.to);
-  return query;
-}
+const records = accountRecords('contracts');
 
 /** One page of the account's contracts, latest start date first, and the total matching the filter. */
-export async function listContracts(
-  q: Q,
-  accountId: number,
-  filter: ContractFilter,
-  page: { limit: number; offset: number },
-): Promise<{ rows: Contract[]; total: number }> {
-  const rows = await filtered(q, accountId, filter)
-    .selectAll()
-    .orderBy('start_date', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-  const count = await filtered(q, accountId, filter)
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
-}
+export const listContracts = (q: Q, accountId: number, f: ContractFilter, page: { limit: number; offset: number }) =>
+  records.page(q, accountId, { equal: { status: f.status }, period: { column: 'start_date', from: f.from, to: f.to }, direction: 'desc' }, page);
 
-/** `lock`: hold the row until the transaction ends (PostgreSQL; SQLite serialises writers). */
-export async function findContract(q: Q, accountId: number, id: number, lock = false) {
-  let query = q.selectFrom('contracts').selectAll().where('account_id', '=', accountId).where('id', '=', id);
-  if (lock) query = query.forUpdate();
-  return query.executeTakeFirst();
-}
-
-export async function insertContract(q: Q, values: Insertable<ContractsTable>) {
-  return q.insertInto('contracts').values(values).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function updateContract(q: Q, accountId: number, id: number, values: Updateable<ContractsTable>) {
-  return q
-    .updateTable('contracts')
-    .set(values)
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
+export const findContract = records.find;
+export const insertContract = records.insert;
+export const updateContract = records.update;
 
 /** active -> cancelled in one conditional statement; undefined when the contract is not active (or not the account's). */
-export async function cancelContract(q: Q, accountId: number, id: number, now: number) {
-  return q
-    .updateTable('contracts')
-    .set({ status: 'cancelled', cancelled_at: now, updated_at: now })
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .where('status', '=', 'active')
-    .returningAll()
-    .executeTakeFirst();
-}
+export const cancelContract = (q: Q, accountId: number, id: number, now: number) =>
+  records.transition(q, accountId, id, ['active'], { status: 'cancelled', cancelled_at: now, updated_at: now });
 
-export async function deleteContract(q: Q, accountId: number, id: number): Promise<boolean> {
-  const result = await q.deleteFrom('contracts').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
-}
+export const deleteContract = records.delete;

@@ -72,7 +72,9 @@ export class ContractsService {
     return this.deps.db.transaction().execute(async (trx) => {
       const before = await this.get(ctx, id, trx, true);
       checkDates(body.startDate ?? before.start_date, body.endDate !== undefined ? body.endDate : before.end_date);
-      return repo.updateContract(trx, ctx.accountId, before.id, values);
+      const row = await repo.updateContract(trx, ctx.accountId, before.id, values);
+      if (!row) throw notFound('Contract'); // read under lock just above: cannot happen
+      return row;
     });
   }
 

@@ -76,6 +76,7 @@ export class TransactionsService {
       const changed = EDITABLE.filter(([, column]) => column in values && values[column] !== before[column]);
       if (changed.length === 0) return before;
       const after = await repo.updateTransaction(trx, ctx.accountId, before.id, { ...values, updated_at: Date.now() });
+      if (!after) throw notFound('Transaction'); // read under lock just above: cannot happen
       const previous = presentTransaction(before);
       const current = presentTransaction(after);
       const changes: ChangedAttribute[] = changed.map(([field]) => ({
