@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { OutboxTable } from '../events/outbox.js';
 import type { OutgoingEmailsTable } from '../mail/outgoing-emails.js';
 import type { WebhookDeliveriesTable } from '../webhooks/deliveries.js';
@@ -38,13 +38,10 @@ export interface HistoryPrunerOptions {
  * it: two instances deleting the same rows is harmless.
  */
 export class HistoryPruner {
-  private readonly db: Kysely<HistoryTables>;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<PruneCounts> | null = null;
 
-  constructor(private readonly options: HistoryPrunerOptions) {
-    this.db = options.db as Kysely<HistoryTables>;
-  }
+  constructor(private readonly options: HistoryPrunerOptions) {}
 
   start(): void {
     if (this.options.retentionMs <= 0 || this.timer) return;
@@ -78,49 +75,23 @@ export class HistoryPruner {
     if (this.options.retentionMs <= 0) return { events: 0, deliveries: 0, emails: 0 };
     const cutoff = (this.options.clock ?? Date.now)() - this.options.retentionMs;
     const batch = this.options.batchSize ?? 1000;
-    const db = this.db;
+    const prune = (table: keyof HistoryTables, time: 'created_at' | 'dispatched_at', endedStatuses?: string[]) =>
+      this.inBatches(async () => {
+        // The tables differ (only two have a status): the builder is untyped here.
+        const result = await this.options.db
+          .deleteFrom(table)
+          .where('id', 'in', (eb: ExpressionBuilder<any, any>) => {
+            let ids = eb.selectFrom(table).select('id').where(time, 'is not', null).where(time, '<', cutoff);
+            if (endedStatuses) ids = ids.where('status', 'in', endedStatuses);
+            return ids.limit(batch);
+          })
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      }, batch);
 
-    const deliveries = await this.inBatches(async () => {
-      const result = await db
-        .deleteFrom('webhook_deliveries')
-        .where('id', 'in', (eb) =>
-          eb
-            .selectFrom('webhook_deliveries')
-            .select('id')
-            .where('status', 'in', ['succeeded', 'failed', 'cancelled'])
-            .where('created_at', '<', cutoff)
-            .limit(batch),
-        )
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
-    }, batch);
-
-    const emails = await this.inBatches(async () => {
-      const result = await db
-        .deleteFrom('outgoing_emails')
-        .where('id', 'in', (eb) =>
-          eb.selectFrom('outgoing_emails').select('id').where('status', 'in', ['sent', 'failed']).where('created_at', '<', cutoff).limit(batch),
-        )
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
-    }, batch);
-
-    const events = await this.inBatches(async () => {
-      const result = await db
-        .deleteFrom('outbox_events')
-        .where('id', 'in', (eb) =>
-          eb
-            .selectFrom('outbox_events')
-            .select('id')
-            .where('dispatched_at', 'is not', null)
-            .where('dispatched_at', '<', cutoff)
-            .orderBy('dispatched_at')
-            .limit(batch),
-        )
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
-    }, batch);
-
+    const deliveries = await prune('webhook_deliveries', 'created_at', ['succeeded', 'failed', 'cancelled']);
+    const emails = await prune('outgoing_emails', 'created_at', ['sent', 'failed']);
+    const events = await prune('outbox_events', 'dispatched_at'); // undispatched events have no dispatched_at
     return { events, deliveries, emails };
   }
 
