@@ -61,16 +61,25 @@ async function waitForHealth(url: string, timeoutMs = 30_000) {
   throw new Error(`${url} did not become healthy`);
 }
 
-async function api(base: string, token: string, method: string, url: string, body?: unknown) {
+/** A JSON request that must succeed; returns the parsed answer. */
+async function request(base: string, headers: Record<string, string>, method: string, url: string, body?: unknown) {
   const res = await fetch(base + url, {
     method,
-    headers: { api_access_token: token, 'content-type': 'application/json' },
+    headers: { ...headers, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${url} -> ${res.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
 }
+
+/** The conversation service (token in api_access_token). */
+const api = (base: string, token: string, method: string, url: string, body?: unknown) =>
+  request(base, { api_access_token: token }, method, url, body);
+
+/** The finance service (Bearer token, when there is one); returns `data` of the envelope. */
+const financeApi = async (base: string, token: string | null, method: string, url: string, body?: unknown) =>
+  (await request(base, token ? { authorization: `Bearer ${token}` } : {}, method, url, body)).data;
 
 async function inBatches(total: number, concurrency: number, task: (i: number) => Promise<void>) {
   let next = 0;
@@ -173,18 +182,6 @@ async function measureWebhooks(base: string, token: string, A: string, displayId
   } finally {
     receiver.close();
   }
-}
-
-/** A JSON request to the finance service with a Bearer token; returns `data` of the envelope. */
-async function financeApi(base: string, token: string | null, method: string, url: string, body?: unknown) {
-  const res = await fetch(base + url, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url} -> ${res.status} ${text}`);
-  return JSON.parse(text).data;
 }
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
