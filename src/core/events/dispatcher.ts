@@ -1,3 +1,4 @@
+import { PollLoop } from '../background/poll-loop.js';
 import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DialectName } from '../db/database.js';
@@ -51,41 +52,36 @@ export interface DispatcherOptions<DB extends OutboxDatabase> {
  */
 export class OutboxDispatcher<DB extends OutboxDatabase> {
   private readonly db: Kysely<OutboxDatabase>;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = true;
-  private wanted = false;
+  private readonly loop: PollLoop;
   private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly options: DispatcherOptions<DB>) {
     this.db = options.db as unknown as Kysely<OutboxDatabase>;
+    const idle = options.pollIntervalMs ?? 100;
+    this.loop = new PollLoop(
+      async () => ((await this.dispatchBatch()) > 0 ? 0 : idle),
+      (err) => options.logger.error({ err }, 'outbox dispatch failed'),
+      Math.max(idle, 1000),
+    );
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
+    if (this.unsubscribe) return;
     // A write in this process: look again shortly (after its transaction has had time to commit).
     this.unsubscribe = onOutboxWrite(() => this.poke(2));
-    this.schedule(0);
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     this.unsubscribe?.();
     this.unsubscribe = null;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop.stop();
   }
 
   /** Asks for a pass soon (after a write that recorded events). */
   poke(delayMs = 0): void {
-    if (this.stopped) return;
-    this.wanted = true;
-    if (!this.running && !(this.timer && this.pendingDelay <= delayMs)) this.schedule(delayMs);
+    this.loop.poke(delayMs);
   }
-
-  private pendingDelay = Infinity;
 
   /** Dispatches until the outbox is empty; returns how many events were dispatched. For tests and tools. */
   async drain(): Promise<number> {
@@ -95,33 +91,6 @@ export class OutboxDispatcher<DB extends OutboxDatabase> {
       total += n;
       if (n === 0) return total;
     }
-  }
-
-  private schedule(delay: number) {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.pendingDelay = delay;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.pendingDelay = Infinity;
-      this.running = this.loop().finally(() => {
-        this.running = null;
-      });
-    }, delay);
-    this.timer.unref?.();
-  }
-
-  private async loop(): Promise<void> {
-    let delay = this.options.pollIntervalMs ?? 100;
-    try {
-      this.wanted = false;
-      const n = await this.dispatchBatch();
-      if (n > 0 || this.wanted) delay = 0;
-    } catch (err) {
-      this.options.logger.error({ err }, 'outbox dispatch failed');
-      delay = Math.max(delay, 1000);
-    }
-    this.schedule(delay);
   }
 
   /** One batch: claim, run listeners, mark dispatched, commit; then the after-commit work. */

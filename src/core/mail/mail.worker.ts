@@ -1,3 +1,4 @@
+import { PollLoop } from '../background/poll-loop.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
@@ -32,54 +33,30 @@ export const NO_SMTP_ERROR = 'SMTP_URL is not configured';
  * (with the same Message-ID).
  */
 export class MailWorker<DB extends OutgoingEmailsDatabase> {
-  private timer: NodeJS.Timeout | null = null;
-  private stopped = true;
-  private running: Promise<void> | null = null;
+  private readonly loop: PollLoop;
 
-  constructor(private readonly options: MailWorkerOptions<DB>) {}
+  constructor(private readonly options: MailWorkerOptions<DB>) {
+    const idle = options.pollIntervalMs ?? 1000;
+    this.loop = new PollLoop(
+      async () => ((await this.runOnce()) > 0 ? 0 : idle),
+      (err) => options.logger.error({ err }, 'mail claim failed'),
+      Math.max(idle, 1000),
+    );
+  }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Stops claiming and waits for the e-mails in flight. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop.stop();
     this.options.transport?.close();
   }
 
   /** Asks for a claim soon (new e-mails were queued). */
   poke(): void {
-    if (!this.stopped && !this.running) this.schedule(0);
-  }
-
-  private schedule(delay: number) {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.running = this.loop().finally(() => {
-        this.running = null;
-      });
-    }, delay);
-    this.timer.unref?.();
-  }
-
-  private async loop(): Promise<void> {
-    let delay = this.options.pollIntervalMs ?? 1000;
-    try {
-      const n = await this.runOnce();
-      if (n > 0) delay = 0;
-    } catch (err) {
-      this.options.logger.error({ err }, 'mail claim failed');
-      delay = Math.max(delay, 1000);
-    }
-    this.schedule(delay);
+    this.loop.poke();
   }
 
   /** Claims and sends one batch of due e-mails, waiting for them; returns how many were claimed. */

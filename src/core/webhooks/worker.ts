@@ -1,3 +1,4 @@
+import { PollLoop } from '../background/poll-loop.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Agent, fetch } from 'undici';
@@ -41,18 +42,26 @@ export class DeliveryWorker<DB extends DeliveriesDatabase> {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly perSubscriberCount = new Map<string, number>();
   private readonly agent: Agent;
-  private timer: NodeJS.Timeout | null = null;
-  private stopped = true;
+  private readonly loop: PollLoop;
   /** Outcomes waiting to be written; flushed together in one transaction (one commit for many). */
   private outcomes: { write: (q: Kysely<DB>) => Promise<void>; done: (err?: unknown) => void }[] = [];
   private flushing = false;
-  private polling: Promise<void> | null = null;
 
   constructor(private readonly options: DeliveryWorkerOptions<DB>) {
     this.agent = new Agent({
       connect: { lookup: options.guard.lookup, timeout: this.timeoutMs },
       keepAliveTimeout: 4_000,
     });
+    // Finished attempts poke the loop (a free slot); otherwise it looks every poll interval.
+    this.loop = new PollLoop(
+      async () => {
+        const free = (options.concurrency ?? 16) - this.inFlight.size;
+        if (free > 0) for (const delivery of await this.claim(free)) this.launch(delivery);
+        return options.pollIntervalMs ?? 200;
+      },
+      (err) => options.logger.error({ err }, 'webhook claim failed'),
+      options.pollIntervalMs ?? 200,
+    );
   }
 
   private get timeoutMs() {
@@ -60,50 +69,19 @@ export class DeliveryWorker<DB extends DeliveriesDatabase> {
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Stops claiming and waits for the attempts in flight. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.polling;
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight.values()]);
     await this.agent.close();
   }
 
-  /** Asks for a claim soon (new deliveries were queued). */
+  /** Asks for a claim soon (new deliveries were queued, or a slot came free). */
   poke(): void {
-    if (!this.stopped && !this.polling) this.schedule(0);
-  }
-
-  private schedule(delay: number) {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.polling = this.poll().finally(() => {
-        this.polling = null;
-      });
-    }, delay);
-    this.timer.unref?.();
-  }
-
-  private async poll(): Promise<void> {
-    const poll = this.options.pollIntervalMs ?? 200;
-    try {
-      const free = (this.options.concurrency ?? 16) - this.inFlight.size;
-      if (free > 0) {
-        const claimed = await this.claim(free);
-        for (const delivery of claimed) this.launch(delivery);
-      }
-    } catch (err) {
-      this.options.logger.error({ err }, 'webhook claim failed');
-    }
-    this.schedule(poll);
+    this.loop.poke();
   }
 
   private busySubscribers(): string[] {
