@@ -89,7 +89,7 @@ export const platformRoutes: ChatRoutes = async (app, { services }) => {
 
   app.post(`${P}/users`, {
     config: { ...platform, bodyKey: 'user' },
-    schema: { tags, security, summary: 'Create a user (an existing e-mail returns that user)', body: UserBody, response: { 200: PlatformUser, ...errors } },
+    schema: { tags, security, summary: 'Create a user (an e-mail this app already created returns that user; any other existing e-mail is a 409)', body: UserBody, response: { 200: PlatformUser, ...errors, 409: ChatErrorBody } },
   }, async (req) => userResponse(await svc.createUser(appIdOf(req.actor), req.body)));
 
   app.get(`${P}/users/:id`, {

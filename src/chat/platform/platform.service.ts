@@ -1,7 +1,8 @@
-import { notFound } from '../../core/http/errors.js';
+import { conflict, notFound } from '../../core/http/errors.js';
 import { randomToken, sha256Hex } from '../../core/security/tokens.js';
 import type { ChatDeps, Q } from '../context.js';
-import type { Account, AccountRole, User } from '../db/schema.js';
+import type { Updateable } from 'kysely';
+import type { Account, AccountRole, AccountsTable, User } from '../db/schema.js';
 import * as accounts from '../modules/accounts/accounts.repository.js';
 import type { AttachmentFilesService } from '../modules/attachments-files/attachments-files.service.js';
 import type { AgentBotsService } from '../modules/agent-bots/agent-bots.service.js';
@@ -64,13 +65,18 @@ export class PlatformService {
   updateAccount(appId: number, accountId: number, body: AccountPatch): Promise<Account> {
     return this.deps.db.transaction().execute(async (trx) => {
       const account = await this.ownedAccount(trx, appId, accountId);
-      const { custom_attributes, features, ...plain } = body;
-      const updated = await accounts.updateAccount(trx, account.id, {
-        ...plain,
-        ...(custom_attributes !== undefined ? { custom_attributes: JSON.stringify(custom_attributes) } : {}),
-        ...(features !== undefined ? { features: JSON.stringify(features) } : {}),
-        updated_at: Date.now(),
-      });
+      // The editable fields, picked one by one (never the id or the timestamps).
+      const values: Updateable<AccountsTable> = { updated_at: Date.now() };
+      if (body.name !== undefined) values.name = body.name;
+      if (body.locale !== undefined) values.locale = body.locale;
+      if (body.domain !== undefined) values.domain = body.domain;
+      if (body.support_email !== undefined) values.support_email = body.support_email;
+      if (body.status !== undefined) values.status = body.status;
+      if (body.auto_resolve_duration !== undefined) values.auto_resolve_duration = body.auto_resolve_duration;
+      if (body.plan !== undefined) values.plan = body.plan;
+      if (body.custom_attributes !== undefined) values.custom_attributes = JSON.stringify(body.custom_attributes);
+      if (body.features !== undefined) values.features = JSON.stringify(body.features);
+      const updated = await accounts.updateAccount(trx, account.id, values);
       return updated ?? account;
     });
   }
@@ -108,9 +114,18 @@ export class PlatformService {
     });
   }
 
-  /** Creates a user, or returns the existing user with that e-mail (which the app then manages too). */
+  /**
+   * Creates a user. An e-mail this app already created answers that user (a retried create is
+   * harmless); any other existing e-mail is a 409: an app never obtains, or gets to manage, a user
+   * it did not create (Chatwoot hands such a user, with its access token, to any platform app).
+   */
   createUser(appId: number, body: UserBody): Promise<User> {
     return this.deps.db.transaction().execute(async (trx) => {
+      const existing = await this.users.findByEmail(trx, body.email);
+      if (existing) {
+        if (await repo.isGranted(trx, appId, 'User', existing.id)) return existing;
+        throw conflict('Email has already been taken', [{ field: 'email', message: 'has already been taken' }]);
+      }
       const { user } = await this.users.findOrCreate(trx, body);
       await repo.grant(trx, appId, 'User', user.id);
       return user;

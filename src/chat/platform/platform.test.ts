@@ -96,10 +96,26 @@ describe('platform accounts', () => {
     expect((await other.get(`${P}/accounts/${account.id}/account_users`)).status).toBe(404);
     expect((await client(t.app, t.platformToken).get(`${P}/accounts/${account.id}`)).body.name).toBe('Acme');
   });
+
+  it('PATCH writes only the editable fields: id, created_at and unknown keys are ignored (security review: mass assignment)', async () => {
+    const api = client(t.app, t.platformToken);
+    const account = await newAccount(t);
+    const before = await t.db.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow();
+    for (const body of [{ id: 999999 }, { created_at: 'not-a-time' }, { created_at: 0 }, { nonexistent_column: 1 }, { id: 'x', last_conversation_display_id: 77 }]) {
+      const res = await api.patch(`${P}/accounts/${account.id}`, body);
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(res.body.id).toBe(account.id);
+    }
+    const after = await t.db.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow();
+    expect({ ...after, updated_at: before.updated_at }).toEqual(before);
+    expect((await api.get(`${P}/accounts/${account.id}`)).status).toBe(200);
+    const renamed = await api.patch(`${P}/accounts/${account.id}`, { name: 'Renamed', id: 1, created_at: 1 });
+    expect(renamed.body).toMatchObject({ id: account.id, name: 'Renamed', created_at: new Date(Number(before.created_at)).toISOString() });
+  });
 });
 
 describe('platform users and account users', () => {
-  it('creates a user with an access token; the same e-mail returns the same user', async () => {
+  it('creates a user with an access token; the same e-mail from the same app returns the same user', async () => {
     const api = client(t.app, t.platformToken);
     const res = await api.post(`${P}/users`, { name: 'Ana', email: 'Ana@Example.test', password: 'secret1', custom_attributes: { plan: 'x' } });
     expect(res.status).toBe(200);
@@ -114,6 +130,31 @@ describe('platform users and account users', () => {
     expect(shown.body.access_token).toBe(res.body.access_token);
     const patched = await api.patch(`${P}/users/${res.body.id}`, { name: 'Ana Maria' });
     expect(patched.body.name).toBe('Ana Maria');
+  });
+
+  it("never hands another app's user (or any user it did not create) to an app: 409, no token (security review)", async () => {
+    const { ensurePlatformApp } = await import('./platform.bootstrap.js');
+    const otherToken = 'third-platform-app-token-abcdef';
+    await ensurePlatformApp(t.db, otherToken);
+    const mine = client(t.app, t.platformToken);
+    const other = client(t.app, otherToken);
+    const victim = await mine.post(`${P}/users`, { name: 'Victim', email: 'victim@example.test', password: 'secret1' });
+    expect(victim.status).toBe(200);
+    const grantsBefore = await t.db.selectFrom('platform_app_permissibles').selectAll().execute();
+    const stolen = await other.post(`${P}/users`, { name: 'X', email: 'VICTIM@example.test', password: 'attacker1' });
+    expect(stolen.status).toBe(409);
+    expect(stolen.body).toMatchObject({ code: 'conflict', details: [{ field: 'email' }] });
+    expect(JSON.stringify(stolen.body)).not.toContain(victim.body.access_token);
+    expect(await t.db.selectFrom('platform_app_permissibles').selectAll().execute()).toEqual(grantsBefore);
+    // Nor can it manage the user afterwards: password change, SSO link, delete are 404.
+    expect((await other.patch(`${P}/users/${victim.body.id}`, { password: 'attacker1' })).status).toBe(404);
+    expect((await other.get(`${P}/users/${victim.body.id}/login`)).status).toBe(404);
+    expect((await other.delete(`${P}/users/${victim.body.id}`)).status).toBe(404);
+    // A user an account administrator created (an agent) is not any app's to take either.
+    const account = await newAccount(t);
+    const agent = await client(t.app, account.admin.token).post(`${account.path}/agents`, { name: 'Agent A', email: 'agent-a@example.test', role: 'agent' });
+    expect(agent.status).toBe(200);
+    expect((await mine.post(`${P}/users`, { name: 'A', email: 'agent-a@example.test', password: 'secret1' })).status).toBe(409);
   });
 
   it('refuses a short password and a duplicate e-mail on update', async () => {

@@ -2,7 +2,8 @@ import { notFound } from '../../../core/http/errors.js';
 import { randomToken } from '../../../core/security/tokens.js';
 import * as auth from '../../auth/auth.repository.js';
 import type { AccountContext, ChatDeps, Q } from '../../context.js';
-import type { AgentBot } from '../../db/schema.js';
+import type { Updateable } from 'kysely';
+import type { AgentBot, AgentBotsTable } from '../../db/schema.js';
 import type { InboxesService } from '../inboxes/inboxes.service.js';
 import * as repo from './agent-bots.repository.js';
 import type { AgentBotBody, AgentBotPatch } from './agent-bots.schema.js';
@@ -53,7 +54,13 @@ export class AgentBotsService {
   update(accountId: number | null, id: number, body: AgentBotPatch) {
     return this.deps.db.transaction().execute(async (trx) => {
       const bot = await this.get(accountId, id, trx);
-      return (await repo.updateBot(trx, bot.id, { ...body, updated_at: Date.now() })) ?? bot;
+      // Only the editable fields, picked one by one: the account, the id, the secret and the
+      // timestamps of a bot are never taken from a request.
+      const values: Updateable<AgentBotsTable> = { updated_at: Date.now() };
+      if (body.name !== undefined) values.name = body.name;
+      if (body.description !== undefined) values.description = body.description;
+      if (body.outgoing_url !== undefined) values.outgoing_url = body.outgoing_url;
+      return (await repo.updateBot(trx, bot.id, values)) ?? bot;
     });
   }
 

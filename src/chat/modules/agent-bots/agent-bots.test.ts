@@ -53,6 +53,32 @@ describe('account agent bots', () => {
     expect((await api.get(`${account.path}/agent_bots`)).body).toEqual([]);
   });
 
+  it('PATCH writes only name, description and outgoing_url: a bot cannot be moved to another account (security review: mass assignment)', async () => {
+    const api = client(t.app, account.admin.token);
+    const bot = (await api.post(`${account.path}/agent_bots`, botBody)).body;
+    const before = await t.db.selectFrom('agent_bots').selectAll().where('id', '=', bot.id).executeTakeFirstOrThrow();
+    const attacks = [
+      { account_id: other.id, secret: 'attacker-secret' },
+      { id: 'x' },
+      { id: 999999, bot_type: 'csml' },
+      { created_at: 'not-a-time' },
+      { nonexistent_column: 1 },
+      { secret: {} },
+    ];
+    for (const body of attacks) {
+      const res = await api.patch(`${account.path}/agent_bots/${bot.id}`, body);
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(res.body).toMatchObject({ id: bot.id, account_id: account.id, bot_type: 'webhook' });
+    }
+    const after = await t.db.selectFrom('agent_bots').selectAll().where('id', '=', bot.id).executeTakeFirstOrThrow();
+    expect({ ...after, updated_at: before.updated_at }).toEqual(before);
+    // The list still answers, the bot's token still cannot reach the other account.
+    expect((await api.get(`${account.path}/agent_bots`)).status).toBe(200);
+    const foreign = await newConversation(t, other);
+    const attempt = await client(t.app, bot.access_token).post(`${other.path}/conversations/${foreign.id}/messages`, { content: 'hijack' });
+    expect(attempt.status).toBe(404);
+  });
+
   it('keeps bots inside their account', async () => {
     const bot = (await client(t.app, other.admin.token).post(`${other.path}/agent_bots`, botBody)).body;
     const api = client(t.app, account.admin.token);
@@ -139,5 +165,42 @@ describe('platform global bots', () => {
 
     expect((await api.delete(`/platform/api/v1/agent_bots/${created.body.id}`)).status).toBe(200);
     expect((await api.get(`/platform/api/v1/agent_bots/${created.body.id}`)).status).toBe(404);
+  });
+
+  it('PATCH through the platform ignores account_id, id, secret and unknown keys (security review: mass assignment)', async () => {
+    const api = client(t.app, t.platformToken);
+    const bot = (await api.post('/platform/api/v1/agent_bots', botBody)).body;
+    const before = await t.db.selectFrom('agent_bots').selectAll().where('id', '=', bot.id).executeTakeFirstOrThrow();
+    for (const body of [{ account_id: account.id }, { secret: 'x', id: 5 }, { created_at: 'not-a-time' }, { nonexistent_column: 1 }]) {
+      const res = await api.patch(`/platform/api/v1/agent_bots/${bot.id}`, body);
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(res.body).toMatchObject({ id: bot.id, account_id: null });
+    }
+    const after = await t.db.selectFrom('agent_bots').selectAll().where('id', '=', bot.id).executeTakeFirstOrThrow();
+    expect({ ...after, updated_at: before.updated_at }).toEqual(before);
+  });
+
+  it('acts only on conversations of the inboxes it is connected to (security review: global bot scope)', async () => {
+    const created = (await client(t.app, t.platformToken).post('/platform/api/v1/agent_bots', botBody)).body;
+    const connected = await newInbox(t, account);
+    const elsewhere = await newInbox(t, account);
+    await client(t.app, account.admin.token).post(`${account.path}/inboxes/${connected.id}/set_agent_bot`, { agent_bot: created.id });
+    const inside = await newConversation(t, account, { inboxId: connected.id });
+    const outside = await newConversation(t, account, { inboxId: elsewhere.id });
+    const botApi = client(t.app, created.access_token);
+    const countMessages = async () =>
+      Number((await t.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await countMessages();
+    const outsidePath = `${account.path}/conversations/${outside.id}`;
+    expect((await botApi.post(`${outsidePath}/messages`, { content: 'not here' })).status).toBe(404);
+    expect((await botApi.post(`${outsidePath}/toggle_status`, { status: 'resolved' })).status).toBe(404);
+    expect((await botApi.post(`${outsidePath}/toggle_priority`, { priority: 'urgent' })).status).toBe(404);
+    expect((await botApi.post(`${outsidePath}/assignments`, { assignee_id: account.admin.id })).status).toBe(404);
+    expect(await countMessages()).toBe(before);
+    const untouched = await t.db.selectFrom('conversations').selectAll().where('account_id', '=', account.id).where('display_id', '=', outside.id).executeTakeFirstOrThrow();
+    expect(untouched).toMatchObject({ status: 'open', priority: null, assignee_id: null });
+    // In its own inbox it works as before.
+    expect((await botApi.post(`${account.path}/conversations/${inside.id}/messages`, { content: 'hello' })).status).toBe(200);
+    expect((await botApi.post(`${account.path}/conversations/${inside.id}/toggle_status`, { status: 'pending' })).status).toBe(200);
   });
 });

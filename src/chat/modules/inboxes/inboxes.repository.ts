@@ -53,6 +53,12 @@ export async function deleteInbox(q: Q, accountId: number, id: number) {
 }
 
 /** Ids of the inboxes a user is a member of in an account. */
+/** The inboxes of the account a bot is connected to. */
+export async function botInboxIds(q: Q, accountId: number, botId: number): Promise<number[]> {
+  const rows = await q.selectFrom('inboxes').select('id').where('account_id', '=', accountId).where('agent_bot_id', '=', botId).execute();
+  return rows.map((r) => r.id);
+}
+
 export async function memberInboxIds(q: Q, accountId: number, userId: number): Promise<number[]> {
   const rows = await q
     .selectFrom('inbox_members')

@@ -49,6 +49,7 @@ export class InboxesService {
    */
   async visibleInboxIds(ctx: AccountContext, q: Q = this.deps.db): Promise<number[] | null> {
     if (ctx.role === 'contact') return ctx.actor.type === 'contact' ? [ctx.actor.inboxId] : [];
+    if (ctx.actor.type === 'bot' && ctx.actor.bot.account_id === null) return repo.botInboxIds(q, ctx.accountId, ctx.actor.bot.id);
     if (isAdmin(ctx) || ctx.userId === null) return null;
     return repo.memberInboxIds(q, ctx.accountId, ctx.userId);
   }
