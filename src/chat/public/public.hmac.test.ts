@@ -156,12 +156,13 @@ describe('POST /public/api/v1/inboxes/:inbox_identifier/contacts with identifier
     }
   });
 
-  it('without hmac_mandatory, no hash (or a blank one) identifies as before, unverified', async () => {
+  it('without hmac_mandatory, no hash (or a blank one) never reaches the known contact: a new one, unverified', async () => {
     const known = await newContact(t, account, { name: 'Plain', identifier: 'plain-1' });
     for (const hash of [undefined, null, '']) {
       const res = await pub().post(contactsPath(widget), { identifier: 'plain-1', identifier_hash: hash });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ id: known.contact.id, hmac_verified: false });
+      expect(res.body).toMatchObject({ hmac_verified: false, name: '' });
+      expect(res.body.id).not.toBe(known.contact.id);
       expect((await contactInboxRow(res.body.source_id)).hmac_verified).toBe(0);
     }
   });

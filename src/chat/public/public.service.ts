@@ -86,19 +86,21 @@ export class PublicService {
   }
 
   /**
-   * A new contact inbox with a random source_id and pubsub_token (192 bits each) for the contact
-   * the body identifies: the account's contact with that `identifier`, else with that `email`
-   * (how widgets recognise returning users, as in Chatwoot), else a new contact (`contact_created`).
-   * An e-mail whose contact carries another identifier is not the caller's: 409. The inbox's HMAC
-   * rules are applied first (`checkIdentity`: 401 `hmac_failed`, nothing written); a valid
-   * identifier_hash marks the new contact inbox `hmac_verified`.
+   * A new contact inbox with a random source_id and pubsub_token (192 bits each). With a verified
+   * identity (a valid identifier_hash, see `checkIdentity`: 401 `hmac_failed`, nothing written) the
+   * contact inbox joins the account's contact with that identifier, and is marked `hmac_verified`.
+   * Without one, it always gets a new contact (`contact_created`): an unsigned identifier or e-mail
+   * proves nothing, so it never reveals or reaches an existing contact (Chatwoot attaches by them;
+   * see `unverifiedFields`).
    */
   async createContact(inboxIdentifier: string, body: PublicContactBody): Promise<PublicContactView> {
     const { identifier_hash: hash, ...fields } = body;
     return this.deps.db.transaction().execute(async (trx) => {
       const inbox = await this.services.inboxes.findPublic(inboxIdentifier, trx);
       const verified = checkIdentity(inbox, { hash, identifier: fields.identifier, namesIdentity: Boolean(fields.identifier || fields.email) });
-      const contact = await this.identify(trx, inbox.account_id, fields, verified);
+      const contact = verified
+        ? await this.identifyVerified(trx, inbox.account_id, fields)
+        : await this.services.contacts.createInTransaction(trx, inbox.account_id, await this.unverifiedFields(trx, inbox.account_id, fields));
       let contactInbox = await this.services.contacts.ensureContactInbox(trx, inbox.account_id, contact.id, inbox.id, randomToken(24));
       if (verified) contactInbox = await this.services.contacts.setHmacVerified(trx, inbox.account_id, contactInbox.id, true);
       return { contact, contactInbox };
@@ -109,16 +111,32 @@ export class PublicService {
    * A verified identity attaches by identifier only: the e-mail is not signed, so a contact found
    * by e-mail alone (no identifier, or another one) is not the caller's to claim (409).
    */
-  private async identify(trx: Q, accountId: number, body: ContactFields, verified: boolean): Promise<Contact> {
+  private async identifyVerified(trx: Q, accountId: number, body: ContactFields): Promise<Contact> {
     const { byIdentifier, byEmail } = await this.services.contacts.findByIdentity(trx, accountId, body);
     if (byIdentifier) return byIdentifier;
-    if (byEmail) {
-      if (verified || (body.identifier && byEmail.identifier !== null && byEmail.identifier !== body.identifier)) {
-        throw conflict('Email has already been taken', [{ field: 'email', message: 'has already been taken' }]);
-      }
-      return byEmail;
-    }
+    if (byEmail) throw conflict('Email has already been taken', [{ field: 'email', message: 'has already been taken' }]);
     return this.services.contacts.createInTransaction(trx, accountId, body);
+  }
+
+  /**
+   * The fields an unverified visitor may store on its own contact. An identifier or e-mail that
+   * already names another contact of the account is not taken over (those columns are unique and
+   * that contact is not the caller's): it is kept as what the visitor claimed, in
+   * `additional_attributes.claimed_identifier` / `claimed_email`, for agents to judge (and merge).
+   */
+  private async unverifiedFields(trx: Q, accountId: number, body: ContactFields, self?: number): Promise<ContactFields & { additional_attributes?: Record<string, unknown> }> {
+    const { byIdentifier, byEmail } = await this.services.contacts.findByIdentity(trx, accountId, body);
+    const claims: Record<string, unknown> = {};
+    const fields: ContactFields = { ...body };
+    if (byIdentifier && byIdentifier.id !== self) {
+      claims.claimed_identifier = body.identifier;
+      delete fields.identifier;
+    }
+    if (byEmail && byEmail.id !== self) {
+      claims.claimed_email = byEmail.email;
+      delete fields.email;
+    }
+    return Object.keys(claims).length > 0 ? { ...fields, additional_attributes: claims } : fields;
   }
 
   async getContact(inboxIdentifier: string, sourceId: string): Promise<PublicContactView> {
@@ -130,6 +148,8 @@ export class PublicService {
    * Updates the contact (custom_attributes merge); records `contact_updated` when something changed.
    * HMAC rules as for creation, the hash signing the identifier sent or else the contact's own; a
    * valid hash marks the contact inbox `hmac_verified`, an identifier changed without one unmarks it.
+   * Without a verified identity, an identifier or e-mail of another contact becomes a claim
+   * (`unverifiedFields`), never a 409 that would tell the visitor whose it is.
    */
   async updateContact(inboxIdentifier: string, sourceId: string, body: PublicContactBody): Promise<PublicContactView> {
     const { identifier_hash: hash, ...fields } = body;
@@ -138,7 +158,9 @@ export class PublicService {
       const identifier = fields.identifier === undefined ? contact.identifier : fields.identifier;
       const namesIdentity = fields.identifier !== undefined || fields.email !== undefined;
       const verified = checkIdentity(inbox, { hash, identifier, namesIdentity });
-      const updated = await this.services.contacts.updateInTransaction(trx, ctx, contact.id, fields);
+      const trusted = verified || contactInbox.hmac_verified === 1;
+      const changes = trusted ? fields : await this.unverifiedFields(trx, inbox.account_id, fields, contact.id);
+      const updated = await this.services.contacts.updateInTransaction(trx, ctx, contact.id, changes);
       const identifierChanged = updated.identifier !== contact.identifier;
       const hmacVerified = verified || (contactInbox.hmac_verified === 1 && !identifierChanged);
       if (hmacVerified === (contactInbox.hmac_verified === 1)) return { contact: updated, contactInbox };

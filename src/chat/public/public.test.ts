@@ -99,38 +99,43 @@ describe('POST /public/api/v1/inboxes/:inbox_identifier/contacts', () => {
     expect(new Set([a.body.source_id, b.body.source_id, a.body.pubsub_token, b.body.pubsub_token]).size).toBe(4);
   });
 
-  it('attaches a new contact inbox to the contact a returning identifier or e-mail names (no new contact)', async () => {
-    const existing = await newContact(t, account, { name: 'Rita Returning', email: 'rita@example.test', identifier: 'rita-7' });
+  it("without a verified identity, an existing contact's e-mail or identifier neither reveals nor reaches it: a new contact (security review: widget takeover)", async () => {
+    const existing = await newContact(t, account, { name: 'Rita Returning', email: 'rita@example.test', identifier: 'rita-7', phone_number: '+5511999990077' });
     const before = await counts();
-    const byIdentifier = await newPublicContact(t, widgetInbox.inbox_identifier, { identifier: 'rita-7', name: 'ignored' });
-    const byEmail = await newPublicContact(t, apiInbox.inbox_identifier, { email: 'RITA@example.test' });
-    for (const c of [byIdentifier, byEmail]) {
-      expect(c).toMatchObject({ id: existing.contact.id, name: 'Rita Returning', email: 'rita@example.test' });
+    const byEmail = await newPublicContact(t, apiInbox.inbox_identifier, { email: 'RITA@example.test', name: 'Mallory' });
+    const byIdentifier = await newPublicContact(t, widgetInbox.inbox_identifier, { identifier: 'rita-7' });
+    const both = await newPublicContact(t, apiInbox.inbox_identifier, { identifier: 'impostor', email: 'rita@example.test' });
+    for (const c of [byEmail, byIdentifier, both]) {
+      expect(c.id).not.toBe(existing.contact.id);
+      expect(JSON.stringify(c)).not.toContain('Rita Returning');
+      expect(JSON.stringify(c)).not.toContain('+5511999990077');
+      expect(c.email).toBeNull();
     }
-    expect(byIdentifier.source_id).not.toBe(byEmail.source_id);
+    expect(new Set([byEmail.id, byIdentifier.id, both.id]).size).toBe(3);
     const after = await counts();
-    expect(after.contacts).toBe(before.contacts);
-    expect(after.contactInboxes).toBe(before.contactInboxes + 2);
-    expect(after.events).toBe(before.events); // no contact_created, no change to the contact
+    expect(after.contacts).toBe(before.contacts + 3);
+    expect(after.contactInboxes).toBe(before.contactInboxes + 3);
+    // What the visitor claimed is kept on its own contact, for agents to judge.
+    const claimed = await client(t.app, account.admin.token).get(`${account.path}/contacts/${byEmail.id}`);
+    expect(claimed.body.payload).toMatchObject({ name: 'Mallory', email: null, additional_attributes: { claimed_email: 'rita@example.test' } });
+    const claimedId = await client(t.app, account.admin.token).get(`${account.path}/contacts/${both.id}`);
+    expect(claimedId.body.payload).toMatchObject({ identifier: 'impostor', additional_attributes: { claimed_email: 'rita@example.test' } });
+    // A PATCH by the visitor changes only its own contact: the real one keeps its name.
+    const renamed = await pub().patch(contactPath(apiInbox.inbox_identifier, byEmail.source_id), { name: 'Renamed by attacker', email: 'rita@example.test' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: byEmail.id, name: 'Renamed by attacker', email: null });
+    const real = await client(t.app, account.admin.token).get(`${account.path}/contacts/${existing.contact.id}`);
+    expect(real.body.payload).toMatchObject({ name: 'Rita Returning', email: 'rita@example.test', identifier: 'rita-7', phone_number: '+5511999990077' });
   });
 
-  it("a returning contact's new contact inbox does not reach the conversations of its other contact inboxes", async () => {
+  it('a visitor coming back without a verified identity gets a new contact each time (continuity needs HMAC)', async () => {
     const first = await newPublicContact(t, apiInbox.inbox_identifier, { identifier: 'multi-device' });
     const conversation = await newPublicConversation(t, apiInbox.inbox_identifier, first.source_id);
     const again = await newPublicContact(t, apiInbox.inbox_identifier, { identifier: 'multi-device' });
-    expect(again.id).toBe(first.id);
+    expect(again.id).not.toBe(first.id);
     const list = await pub().get(`${contactPath(apiInbox.inbox_identifier, again.source_id)}/conversations`);
     expect(list.body).toEqual([]);
     expect((await pub().get(`${contactPath(apiInbox.inbox_identifier, again.source_id)}/conversations/${conversation.id}`)).status).toBe(404);
-  });
-
-  it('refuses an e-mail whose contact carries another identifier (409), changing nothing', async () => {
-    await newContact(t, account, { name: 'Owner', email: 'owner@example.test', identifier: 'owner-1' });
-    const before = await counts();
-    const res = await pub().post(`${publicInboxPath(apiInbox.inbox_identifier)}/contacts`, { email: 'owner@example.test', identifier: 'impostor' });
-    expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ code: 'conflict', error: expect.any(String), details: [{ field: 'email' }] });
-    expect(await counts()).toEqual(before);
   });
 
   it('rejects bad input with 422 and creates nothing', async () => {
@@ -191,19 +196,22 @@ describe('GET and PATCH /public/api/v1/inboxes/:inbox_identifier/contacts/:conta
     expect(wrapped.body.name).toBe('Wrapped');
   });
 
-  it('rejects bad input (422) and a taken e-mail (409), changing nothing', async () => {
-    await newPublicContact(t, apiInbox.inbox_identifier, { email: 'taken@example.test' });
+  it('rejects bad input (422), changing nothing; a taken e-mail is only a claim on the own contact', async () => {
+    const owner = await newPublicContact(t, apiInbox.inbox_identifier, { email: 'taken@example.test', name: 'Owner' });
     const c = await newPublicContact(t, apiInbox.inbox_identifier, { name: 'Unchanged' });
     const before = await counts();
     const path = contactPath(apiInbox.inbox_identifier, c.source_id);
     for (const body of [{ name: 7 }, { email: 'nope' }, { custom_attributes: [1] }]) {
       expect((await pub().patch(path, body)).status, JSON.stringify(body)).toBe(422);
     }
-    const taken = await pub().patch(path, { email: 'taken@example.test' });
-    expect(taken.status).toBe(409);
-    expect(taken.body).toMatchObject({ code: 'conflict', details: [{ field: 'email' }] });
     expect(await counts()).toEqual(before);
     expect((await pub().get(path)).body).toEqual(c);
+    const taken = await pub().patch(path, { email: 'taken@example.test' });
+    expect(taken.status).toBe(200);
+    expect(taken.body).toEqual(c);
+    const row = await t.db.selectFrom('contacts').select('additional_attributes').where('id', '=', c.id).executeTakeFirstOrThrow();
+    expect(JSON.parse(row.additional_attributes)).toEqual({ claimed_email: 'taken@example.test' });
+    expect((await pub().get(contactPath(apiInbox.inbox_identifier, owner.source_id))).body).toEqual(owner);
   });
 
   it('answers 404 for an unknown contact identifier, another inbox, another account, or a non-public inbox', async () => {
