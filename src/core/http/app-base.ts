@@ -12,6 +12,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { parseQueryString, unwrapBody } from './compat.js';
 import { createValidatorCompiler } from './validation.js';
+import { MAX_JSON_DEPTH, nestingDepthExceeds } from './body-shape.js';
+import { HttpError } from './errors.js';
 import { installErrorHandling, type ErrorFormatter } from './error-handler.js';
 
 export type App = FastifyInstance<
@@ -41,6 +43,9 @@ export interface BaseAppOptions {
   healthCheck: () => Promise<void>;
 }
 
+const tooDeep = () =>
+  new HttpError(400, 'body_too_deep', `The request body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`);
+
 /**
  * A Fastify instance with the HTTP conventions both services share: TypeBox schemas, Rails-style
  * query arrays and wrapped bodies, trailing slashes, the error handler, `/health`, the OpenAPI
@@ -65,13 +70,14 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
   app.setValidatorCompiler(createValidatorCompiler());
 
   // An empty body sent as application/json (many HTTP clients do this on bodiless POSTs) is no
-  // body, not malformed JSON; anything else goes through Fastify's own parser (which also refuses
-  // __proto__ and constructor keys).
+  // body, not malformed JSON; a body nested deeper than MAX_JSON_DEPTH is refused unparsed;
+  // anything else goes through Fastify's own parser (which also refuses __proto__ and constructor keys).
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
+    if (nestingDepthExceeds(text)) return done(tooDeep(), undefined);
     return parseJson(request, text, done);
   });
 
