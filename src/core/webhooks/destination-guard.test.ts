@@ -7,6 +7,20 @@ describe('isPublicAddress', () => {
       expect(isPublicAddress(a), a).toBe(false);
     }
   });
+  it('judges IPv6 forms that carry an IPv4 address as that address (security review: SSRF through IPv6)', () => {
+    for (const a of [
+      '::127.0.0.1', '::7f00:1', '::ffff:0:127.0.0.1', '::ffff:0:7f00:1', '::ffff:7f00:1', '64:ff9b::127.0.0.1', '64:ff9b::a9fe:a9fe',
+      '64:ff9b:1::8.8.8.8', '64:ff9b:1:abcd::1', '2002:7f00:1::', '2002:a00:1::1', '2002:c0a8:101::', '2001:0:4136:e378::1', '::10.0.0.1',
+    ]) {
+      expect(isPublicAddress(a), a).toBe(false);
+    }
+    for (const a of ['64:ff9b::8.8.8.8', '2002:808:808::1', '::ffff:0:8.8.8.8']) expect(isPublicAddress(a), a).toBe(true);
+    const guard = new DestinationGuard();
+    for (const url of ['http://[::127.0.0.1]/', 'http://[::ffff:0:127.0.0.1]:8080/', 'http://[64:ff9b:1::1]/', 'http://[::ffff:127.0.0.1]/']) {
+      expect(() => guard.checkUrl(url), url).toThrow(/not a public address/);
+    }
+  });
+
   it('accepts public addresses', () => {
     for (const a of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
       expect(isPublicAddress(a), a).toBe(true);

@@ -31,8 +31,9 @@ for (const [subnet, prefix] of [
 for (const [subnet, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): translates into the operator's own network
   ['100::', 64],
+  ['2001::', 32], // Teredo: tunnels to an address hidden in the bits
   ['2001:db8::', 32],
   ['fc00::', 7],
   ['fe80::', 10],
@@ -53,10 +54,44 @@ function family(address: string): 'ipv4' | 'ipv6' | null {
   return v === 4 ? 'ipv4' : v === 6 ? 'ipv6' : null;
 }
 
-/** IPv4-mapped IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address it carries. */
+/** The eight 16-bit words of a valid IPv6 address (`::` expanded, a trailing dotted quad folded in). */
+function ipv6Words(address: string): number[] {
+  let text = address.toLowerCase().split('%')[0];
+  const tail: number[] = [];
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    tail.push((a << 8) | b, (c << 8) | d);
+    text = text.slice(0, dotted.index);
+    if (text.endsWith(':') && !text.endsWith('::')) text = text.slice(0, -1);
+  }
+  const [left, right] = text.split('::');
+  const head = left ? left.split(':') : [];
+  const rest = right ? right.split(':') : [];
+  const zeros = right === undefined ? [] : new Array(8 - tail.length - head.length - rest.length).fill('0');
+  return [...head, ...zeros, ...rest].map((w) => parseInt(w, 16)).concat(tail);
+}
+
+/**
+ * The IPv4 address an IPv6 address carries, in every form that reaches an IPv4 host: mapped
+ * (::ffff:a.b.c.d), compatible (::a.b.c.d), translated (::ffff:0:a.b.c.d), well-known NAT64
+ * (64:ff9b::a.b.c.d) and 6to4 (2002:aabb:ccdd::). Such an address is judged as that IPv4 address,
+ * so `[::127.0.0.1]` is loopback and `64:ff9b::8.8.8.8` is public.
+ */
+function embeddedIpv4(address: string): string | null {
+  const w = ipv6Words(address);
+  const zero = (from: number, to: number) => w.slice(from, to).every((x) => x === 0);
+  const quad = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  if (zero(0, 5) && (w[5] === 0xffff || w[5] === 0)) return quad(w[6], w[7]);
+  if (zero(0, 4) && w[4] === 0xffff && w[5] === 0) return quad(w[6], w[7]);
+  if (w[0] === 0x64 && w[1] === 0xff9b && zero(2, 6)) return quad(w[6], w[7]);
+  if (w[0] === 0x2002) return quad(w[1], w[2]);
+  return null;
+}
+
+/** An address as it is judged: IPv6 forms that carry an IPv4 address become that address. */
 function normalize(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return mapped ? mapped[1] : address;
+  return net.isIPv6(address) ? (embeddedIpv4(address) ?? address) : address;
 }
 
 export function isPublicAddress(address: string): boolean {
