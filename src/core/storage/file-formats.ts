@@ -49,33 +49,34 @@ const DOCUMENTS_AND_IMAGES: Format[] = [
 ];
 
 /**
- * Audio and video: the spec names no formats, so any `audio/*` or `video/*` type is taken
- * (voice notes arrive as ogg/opus, amr, m4a, webm…) as long as the name's extension, if any,
- * is a media extension of that kind. Listed types only map extensions for untyped uploads.
+ * Audio and video: a fixed list of canonical types (what phones, browsers and messaging apps send:
+ * voice notes as ogg/opus, amr or m4a; clips as mp4, webm, mov or 3gp). Any other `audio/*` or
+ * `video/*` subtype (`video/x-html`...) is stored and served as `application/octet-stream`, a
+ * download, never inline under a type a browser might treat as something else.
  */
-const AUDIO_EXTENSIONS = ['mp3', 'mpga', 'm4a', 'aac', 'ogg', 'oga', 'opus', 'wav', 'weba', 'webm', 'amr', 'flac', '3gp', 'mp4', 'aif', 'aiff', 'wma', 'caf'];
-const VIDEO_EXTENSIONS = ['mp4', 'm4v', 'webm', 'mov', 'qt', '3gp', '3g2', 'ogv', 'ogg', 'avi', 'mkv', 'mpeg', 'mpg', 'wmv'];
-const MEDIA_BY_EXTENSION: Record<string, Format> = {
-  mp3: { kind: 'audio', contentType: 'audio/mpeg', extensions: [] },
-  m4a: { kind: 'audio', contentType: 'audio/mp4', extensions: [] },
-  aac: { kind: 'audio', contentType: 'audio/aac', extensions: [] },
-  oga: { kind: 'audio', contentType: 'audio/ogg', extensions: [] },
-  ogg: { kind: 'audio', contentType: 'audio/ogg', extensions: [] },
-  opus: { kind: 'audio', contentType: 'audio/ogg', extensions: [] },
-  wav: { kind: 'audio', contentType: 'audio/wav', extensions: [] },
-  amr: { kind: 'audio', contentType: 'audio/amr', extensions: [] },
-  flac: { kind: 'audio', contentType: 'audio/flac', extensions: [] },
-  mp4: { kind: 'video', contentType: 'video/mp4', extensions: [] },
-  m4v: { kind: 'video', contentType: 'video/mp4', extensions: [] },
-  webm: { kind: 'video', contentType: 'video/webm', extensions: [] },
-  mov: { kind: 'video', contentType: 'video/quicktime', extensions: [] },
-  '3gp': { kind: 'video', contentType: 'video/3gpp', extensions: [] },
-  ogv: { kind: 'video', contentType: 'video/ogg', extensions: [] },
-  avi: { kind: 'video', contentType: 'video/x-msvideo', extensions: [] },
-  mkv: { kind: 'video', contentType: 'video/x-matroska', extensions: [] },
-  mpeg: { kind: 'video', contentType: 'video/mpeg', extensions: [] },
-  mpg: { kind: 'video', contentType: 'video/mpeg', extensions: [] },
-};
+const MEDIA: Format[] = [
+  { kind: 'audio', contentType: 'audio/mpeg', extensions: ['mp3', 'mpga', 'mpeg'], aliases: ['audio/mp3', 'audio/mpeg3', 'audio/x-mpeg', 'audio/x-mp3'] },
+  { kind: 'audio', contentType: 'audio/mp4', extensions: ['m4a', 'mp4', 'aac'], aliases: ['audio/x-m4a', 'audio/m4a'] },
+  { kind: 'audio', contentType: 'audio/aac', extensions: ['aac', 'm4a'], aliases: ['audio/x-aac', 'audio/aacp'] },
+  { kind: 'audio', contentType: 'audio/ogg', extensions: ['ogg', 'oga', 'opus'], aliases: ['audio/opus', 'audio/vorbis', 'audio/x-ogg'] },
+  { kind: 'audio', contentType: 'audio/wav', extensions: ['wav'], aliases: ['audio/x-wav', 'audio/wave', 'audio/vnd.wave'] },
+  { kind: 'audio', contentType: 'audio/webm', extensions: ['weba', 'webm'] },
+  { kind: 'audio', contentType: 'audio/amr', extensions: ['amr'], aliases: ['audio/amr-wb', 'audio/x-amr'] },
+  { kind: 'audio', contentType: 'audio/flac', extensions: ['flac'], aliases: ['audio/x-flac'] },
+  { kind: 'audio', contentType: 'audio/3gpp', extensions: ['3gp'] },
+  { kind: 'audio', contentType: 'audio/aiff', extensions: ['aif', 'aiff'], aliases: ['audio/x-aiff'] },
+  { kind: 'video', contentType: 'video/mp4', extensions: ['mp4', 'm4v'], aliases: ['video/x-m4v'] },
+  { kind: 'video', contentType: 'video/webm', extensions: ['webm'] },
+  { kind: 'video', contentType: 'video/quicktime', extensions: ['mov', 'qt'] },
+  { kind: 'video', contentType: 'video/3gpp', extensions: ['3gp'] },
+  { kind: 'video', contentType: 'video/3gpp2', extensions: ['3g2'] },
+  { kind: 'video', contentType: 'video/ogg', extensions: ['ogv', 'ogg'] },
+  { kind: 'video', contentType: 'video/x-msvideo', extensions: ['avi'], aliases: ['video/avi', 'video/msvideo'] },
+  { kind: 'video', contentType: 'video/x-matroska', extensions: ['mkv'] },
+  { kind: 'video', contentType: 'video/mpeg', extensions: ['mpeg', 'mpg'] },
+];
+
+const FORMATS = [...DOCUMENTS_AND_IMAGES, ...MEDIA];
 
 /** Types that say nothing about the content: the extension decides. */
 const UNTYPED = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/x-download', 'application/force-download']);
@@ -93,10 +94,11 @@ const normalizeType = (raw: string | undefined | null) => String(raw ?? '').spli
 
 /**
  * Decides whether a file may be stored, from its declared MIME type and its name's extension.
- * A typed upload is accepted when its type is supported and the extension (if any) agrees with
- * it; an untyped upload (`application/octet-stream`) is typed from its extension. Returns
- * undefined for anything else. The content itself is not sniffed: files are served with the
- * stored type and `X-Content-Type-Options: nosniff`, so a mislabelled file cannot become active.
+ * A typed upload is accepted when its type is listed and the extension (if any) agrees with it;
+ * an untyped upload (`application/octet-stream`) is typed from its extension; an unlisted audio or
+ * video subtype is kept as a plain download (`application/octet-stream`). Returns undefined for
+ * anything else. The content itself is not sniffed: files are served with the stored type and
+ * `X-Content-Type-Options: nosniff`, so a mislabelled file cannot become active.
  */
 export function classifyFile(declaredType: string | undefined | null, fileName: string): FileFormat | undefined {
   const type = normalizeType(declaredType);
@@ -104,22 +106,18 @@ export function classifyFile(declaredType: string | undefined | null, fileName: 
 
   if (UNTYPED.has(type)) {
     if (!extension) return undefined;
-    const known = DOCUMENTS_AND_IMAGES.find((f) => f.extensions.includes(extension)) ?? MEDIA_BY_EXTENSION[extension];
+    const known = FORMATS.find((f) => f.extensions.includes(extension));
     return known ? { kind: known.kind, contentType: known.contentType, extension } : undefined;
   }
 
-  const listed = DOCUMENTS_AND_IMAGES.find((f) => f.contentType === type || f.aliases?.includes(type));
+  const listed = FORMATS.find((f) => f.contentType === type || f.aliases?.includes(type));
   if (listed) {
     if (extension && !listed.extensions.includes(extension)) return undefined;
     return { kind: listed.kind, contentType: listed.contentType, extension };
   }
 
-  const media = /^(audio|video)\/([a-z0-9][a-z0-9.+-]{0,99})$/.exec(type);
-  if (media) {
-    const kind = media[1] as 'audio' | 'video';
-    const allowed = kind === 'audio' ? AUDIO_EXTENSIONS : VIDEO_EXTENSIONS;
-    if (extension && !allowed.includes(extension)) return undefined;
-    return { kind, contentType: type, extension };
+  if (/^(audio|video)\/[a-z0-9][a-z0-9.+-]{0,99}$/.test(type)) {
+    return { kind: 'file', contentType: 'application/octet-stream', extension };
   }
   return undefined;
 }

@@ -120,12 +120,21 @@ describe('classifyFile', () => {
     expect(classifyFile('image/png', 'noextension')).toEqual({ kind: 'image', contentType: 'image/png', extension: null });
   });
 
+  it('keeps unlisted audio and video subtypes as plain downloads (security review: video/x-html served inline)', () => {
+    expect(classifyFile('video/x-html', 'page.html')).toEqual({ kind: 'file', contentType: 'application/octet-stream', extension: 'html' });
+    expect(classifyFile('audio/x-evil+xml', 'a.svg')).toEqual({ kind: 'file', contentType: 'application/octet-stream', extension: 'svg' });
+    expect(classifyFile('audio/mp3', 'song.mp3')).toEqual({ kind: 'audio', contentType: 'audio/mpeg', extension: 'mp3' });
+    expect(classifyFile('audio/opus', 'voice.opus')).toEqual({ kind: 'audio', contentType: 'audio/ogg', extension: 'opus' });
+    expect(classifyFile('application/octet-stream', 'voice.amr')).toEqual({ kind: 'audio', contentType: 'audio/amr', extension: 'amr' });
+  });
+
   it('refuses other types and mismatched extensions', () => {
     expect(classifyFile('text/html', 'page.html')).toBeUndefined();
     expect(classifyFile('image/svg+xml', 'logo.svg')).toBeUndefined();
     expect(classifyFile('application/x-msdownload', 'setup.exe')).toBeUndefined();
     expect(classifyFile('image/png', 'evil.html')).toBeUndefined();
     expect(classifyFile('audio/mpeg', 'song.exe')).toBeUndefined();
+    expect(classifyFile('video/mp4', 'clip.html')).toBeUndefined();
     expect(classifyFile('application/octet-stream', 'run.sh')).toBeUndefined();
     expect(classifyFile('application/octet-stream', 'noextension')).toBeUndefined();
   });

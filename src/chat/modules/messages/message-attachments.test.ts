@@ -50,6 +50,21 @@ async function countMessages(conversationDisplayId: number) {
 }
 
 describe('messages with attachments (multipart)', () => {
+  it('serves an unlisted audio/video subtype as a download, never inline under that type (security review)', async () => {
+    const conversation = await newConversation(t, account);
+    const form = new FormData();
+    form.append('content', 'look');
+    form.append('file', new Blob(['<script>alert(1)</script>'], { type: 'video/x-html' }), 'page.html');
+    const res = await postForm(`${account.path}/conversations/${conversation.id}/messages`, form);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.attachments[0]).toMatchObject({ file_type: 'file', extension: 'html' });
+    const download = await t.app.inject({ method: 'GET', url: new URL(res.body.attachments[0].data_url).pathname });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/octet-stream');
+    expect(String(download.headers['content-disposition'])).toMatch(/^attachment;/);
+    expect(download.headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('stores files sent as file[], file and attachments[] and serves them back at data_url', async () => {
     const conversation = await newConversation(t, account);
     const form = new FormData();
