@@ -7,6 +7,13 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 /** A free-form JSON object (custom/additional attributes, channel settings). */
 export const JsonObject = Type.Record(Type.String(), Type.Unknown());
 
+/** An absolute http(s) URL (links shown to people, addresses the service calls). */
+export const HttpUrl = (options: { maxLength?: number; description?: string } = {}) =>
+  Type.String({ format: 'http-url', maxLength: options.maxLength ?? 2048, ...(options.description ? { description: options.description } : {}) });
+
+/** An IANA time zone name (`America/Sao_Paulo`). */
+export const TimeZone = Type.String({ format: 'time-zone', maxLength: 64, description: 'IANA time zone, e.g. America/Sao_Paulo' });
+
 export const IdParam = Type.Integer({ minimum: 1, maximum: 2147483647 });
 
 export const ChatErrorBody = Type.Object(

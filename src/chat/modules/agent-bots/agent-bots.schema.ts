@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from '../../../core/http/schemas.js';
+import { HttpUrl, Nullable } from '../../../core/http/schemas.js';
 
-const Url = Type.String({ minLength: 1, maxLength: 2048, pattern: '^https?://' });
+const Url = HttpUrl();
 
 export const AgentBotBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255 }),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdParam, JsonObject, Nullable, PageQuery } from '../../../core/http/schemas.js';
+import { HttpUrl, IdParam, JsonObject, Nullable, PageQuery } from '../../../core/http/schemas.js';
 
 export const PhoneNumber = Type.String({ pattern: '^\\+[1-9][0-9]{1,14}$', description: 'E.164, e.g. +5511999990000' });
 
@@ -11,7 +11,7 @@ const ContactFields = {
   email: Nullable(Type.String({ format: 'email', maxLength: 255 })),
   phone_number: Nullable(PhoneNumber),
   identifier: Nullable(Type.String({ minLength: 1, maxLength: 255 })),
-  avatar_url: Nullable(Type.String({ maxLength: 2048 })),
+  avatar_url: Nullable(HttpUrl()),
   blocked: Type.Boolean(),
   additional_attributes: Attributes,
   custom_attributes: Attributes,

@@ -254,6 +254,8 @@ describe('PATCH/PUT {A}/contacts/:id', () => {
     for (const body of [
       { name: 42 }, { name: 'x'.repeat(256) }, { email: 'nope' }, { phone_number: '5511' }, { blocked: 'yes' },
       { identifier: '' }, { custom_attributes: [1] }, { avatar_url: 'x'.repeat(2049) },
+      // Security review: a link shown to agents is http(s) only.
+      { avatar_url: 'javascript:alert(1)' }, { avatar_url: 'data:text/html,<script>1</script>' }, { avatar_url: '//evil.test/x.png' },
       { custom_attributes: Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`k${i}`, i])) },
     ]) {
       const res = await api.patch(`${account.path}/contacts/${id}`, body);

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { JsonObject, Nullable } from '../../../core/http/schemas.js';
+import { HttpUrl, JsonObject, Nullable, TimeZone } from '../../../core/http/schemas.js';
 
 /** Channel `type` in requests -> the stored `channel_type` (Chatwoot's class names). */
 export const CHANNEL_TYPES = {
@@ -28,10 +28,10 @@ export const CHANNEL_REQUIRED_FIELD: Partial<Record<ChannelKind, string>> = {
 const Channel = Type.Object(
   {
     type: Type.Union(Object.keys(CHANNEL_TYPES).map((k) => Type.Literal(k))),
-    website_url: Type.Optional(Type.String({ maxLength: 2048 })),
+    website_url: Type.Optional(HttpUrl()),
     email: Type.Optional(Type.String({ format: 'email', maxLength: 255 })),
     phone_number: Type.Optional(Type.String({ pattern: '^\\+?[0-9]{5,20}$' })),
-    webhook_url: Type.Optional(Type.String({ maxLength: 2048 })),
+    webhook_url: Type.Optional(HttpUrl()),
     hmac_mandatory: Type.Optional(Type.Boolean({ description: 'As at the top level (where Chatwoot web-widget clients send it)' })),
   },
   { additionalProperties: true, maxProperties: 50 },
@@ -44,7 +44,7 @@ const InboxFields = {
   enable_auto_assignment: Type.Optional(Type.Boolean()),
   out_of_office_message: Type.Optional(Nullable(Type.String({ maxLength: 10000 }))),
   working_hours_enabled: Type.Optional(Type.Boolean()),
-  timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  timezone: Type.Optional(TimeZone),
   hmac_mandatory: Type.Optional(
     Type.Boolean({ description: 'Refuse public identification (identifier, e-mail) without a valid identifier_hash' }),
   ),
