@@ -2,6 +2,9 @@ import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
+/** The values FINANCE_SIGNUP accepts (an invalid value is refused with this list). */
+const SIGNUP_MODES = ['open', 'closed'] as const;
+
 /**
  * Every setting the process reads from its environment, parsed once at start.
  * Anything not listed here is not configuration. The README lists the same
@@ -18,6 +21,10 @@ const EnvSchema = Type.Object({
   FINANCE_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 32 })),
   FINANCE_SETUP_TOKEN: Type.Optional(Type.String({ minLength: 12 })),
   FINANCE_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  FINANCE_SIGNUP: Type.Union(
+    SIGNUP_MODES.map((m) => Type.Literal(m)),
+    { default: 'open', errorMessage: `must be one of: ${SIGNUP_MODES.join(', ')}` },
+  ),
   PLATFORM_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   PUBLIC_URL: Type.Optional(Type.String({ minLength: 1 })),
   WEBHOOK_ALLOWED_HOSTS: Type.String({ default: '' }),
@@ -53,8 +60,10 @@ export interface Config {
     readonly encryptionKey: string | null;
     /** When set, the first-user setup must present it. */
     readonly setupToken: string | null;
-    /** Base of links in e-mails (password reset). */
+    /** Base of links in e-mails (password reset, invitations). */
     readonly publicUrl: string;
+    /** `closed`: POST /api/auth/register is refused (403 signup_closed); users join by invitation. */
+    readonly signup: Env['FINANCE_SIGNUP'];
   };
   readonly webhooks: {
     /** Host names, addresses or CIDR ranges webhooks may reach although they are not public. */
@@ -86,7 +95,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const withDefaults = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
   if (!Value.Check(EnvSchema, withDefaults)) {
-    const problems = [...Value.Errors(EnvSchema, withDefaults)].map((e) => `${e.path.slice(1)}: ${e.message}`);
+    // A schema may state its own `errorMessage` (FINANCE_SIGNUP lists its allowed values).
+    const problems = [...Value.Errors(EnvSchema, withDefaults)].map(
+      (e) => `${e.path.slice(1)}: ${(e.schema as { errorMessage?: string }).errorMessage ?? e.message}`,
+    );
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const parsed = withDefaults as Env;
@@ -106,6 +118,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       encryptionKey: parsed.FINANCE_ENCRYPTION_KEY ?? null,
       setupToken: parsed.FINANCE_SETUP_TOKEN ?? null,
       publicUrl: (parsed.FINANCE_PUBLIC_URL ?? `http://localhost:${parsed.FINANCE_PORT}`).replace(/\/+$/, ''),
+      signup: parsed.FINANCE_SIGNUP,
     }),
     webhooks: Object.freeze({
       allowedHosts: Object.freeze(

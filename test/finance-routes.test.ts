@@ -10,6 +10,7 @@ import {
   newFinanceInvoice,
   newFinanceNotifications,
   newFinanceTransaction,
+  plantFinanceInvitation,
   type FinanceTestAccount,
   type FinanceTestUser,
 } from './helpers/finance-factories.js';
@@ -24,7 +25,7 @@ import { buildFinanceTestApp, type FinanceTestApp } from './helpers/test-app.js'
  */
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-type Resource = 'transactions' | 'bills' | 'invoices' | 'contracts' | 'webhooks' | 'notifications' | 'members';
+type Resource = 'transactions' | 'bills' | 'invoices' | 'contracts' | 'webhooks' | 'notifications' | 'members' | 'invitations';
 
 interface RouteRule {
   /** Administrators only (agents 403). */
@@ -45,6 +46,8 @@ const ROUTES: Record<string, RouteRule> = {
   'POST /api/auth/refresh': { public: true },
   'POST /api/auth/forgot-password': { public: true },
   'POST /api/auth/reset-password': { public: true },
+  'GET /api/auth/invitations/{token}': { public: true },
+  'POST /api/auth/invitations/accept': { public: true },
   'GET /api/auth/me': {},
   'GET /api/auth/accounts': {},
   'POST /api/auth/switch-account': {},
@@ -53,6 +56,9 @@ const ROUTES: Record<string, RouteRule> = {
   'POST /api/accounts/members': { admin: true },
   'PUT /api/accounts/members/{userId}': { admin: true, resource: 'members', validBody: { role: 'agent' } },
   'DELETE /api/accounts/members/{userId}': { admin: true, resource: 'members' },
+  'GET /api/accounts/invitations': { admin: true },
+  'POST /api/accounts/invitations/{id}/resend': { admin: true, resource: 'invitations' },
+  'DELETE /api/accounts/invitations/{id}': { admin: true, resource: 'invitations' },
   'GET /api/email/smtp': { admin: true },
   'POST /api/email/smtp': { admin: true },
   'DELETE /api/email/smtp': { admin: true },
@@ -125,7 +131,7 @@ interface JsonSchema {
 
 /** Every table that a request could change (rate-limit counters excepted: refused attempts count). */
 const TABLES: (keyof FinanceDatabase)[] = [
-  'users', 'accounts', 'memberships', 'refresh_tokens', 'password_resets', 'smtp_settings', 'transactions', 'bills',
+  'users', 'accounts', 'memberships', 'invitations', 'refresh_tokens', 'password_resets', 'smtp_settings', 'transactions', 'bills',
   'invoices', 'contracts', 'webhooks', 'webhook_deliveries', 'notifications', 'notification_preferences',
   'accountant_settings', 'outbox_events', 'outgoing_emails', 'job_runs',
 ];
@@ -166,6 +172,8 @@ beforeAll(async () => {
   const webhook = await financeCall(t.app, { method: 'POST', url: '/api/v1/webhooks', token, body: { url: 'https://hooks.example.com/f', events: ['invoice.paid'] } });
   expect(webhook.status).toBe(201);
   const [notification] = await newFinanceNotifications(t, owner.admin, [{ type: 'system' }]);
+  await plantFinanceInvitation(t, owner, 'invitee@example.test', 'agent');
+  const invitation = await t.db.selectFrom('invitations').select('id').where('account_id', '=', Number(owner.accountId)).executeTakeFirstOrThrow();
   ids = {
     transactions: (await newFinanceTransaction(t, token)).id,
     bills: (await newFinanceBill(t, token)).id,
@@ -174,6 +182,7 @@ beforeAll(async () => {
     webhooks: webhook.body.data.id,
     notifications: notification,
     members: member.id,
+    invitations: String(invitation.id),
   };
 });
 

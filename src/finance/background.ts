@@ -18,7 +18,7 @@ export interface FinanceBackgroundOptions {
   webhookTimeoutMs?: number;
   /** Extra outbox listeners (tests). */
   listeners?: readonly EventListener<FinanceDatabase>[];
-  /** How often expired rate-limit buckets, reset tokens and refresh tokens are deleted (ms). */
+  /** How often expired rate-limit buckets, reset tokens, refresh tokens and old invitations are deleted (ms). */
   housekeepingIntervalMs?: number;
   /** The daily job (alerts, overdue invoices, automatic accountant reports): on unless false. */
   dailyJob?: DailyScheduleOptions | false;
@@ -71,6 +71,7 @@ export function createFinanceBackground(
     try {
       await services.rateLimits.purgeExpired(now);
       await services.passwords.purgeExpired(now);
+      await services.invitations.purgeExpired(now);
       await services.sessions.purgeExpired(now);
     } catch (err) {
       logger.warn({ err }, 'finance housekeeping failed');

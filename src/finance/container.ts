@@ -5,6 +5,8 @@ import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { BillsService } from './modules/bills/bills.service.js';
 import { ContractsService } from './modules/contracts/contracts.service.js';
+import { InvitationAcceptance } from './modules/invitations/invitations.acceptance.js';
+import { InvitationsService } from './modules/invitations/invitations.service.js';
 import { InvoicesService } from './modules/invoices/invoices.service.js';
 import { MembersService } from './modules/members/members.service.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
@@ -25,11 +27,14 @@ export function createFinanceServices(deps: FinanceDeps) {
   const accounts = new AccountsService(deps);
   const sessions = new SessionsService(deps);
   const rateLimits = new RateLimitService(deps);
-  // Sending e-mail now through an account's SMTP (test e-mails, password resets, accountant reports).
+  // Sending e-mail now through an account's SMTP (test e-mails, password resets, invitations, accountant reports).
   const smtp = new SmtpService(deps, users);
   const auth = new AuthService(deps, users, accounts, sessions, rateLimits);
   const passwords = new PasswordsService(deps, users, sessions, rateLimits, smtp);
   const members = new MembersService(deps, users, accounts, sessions);
+  // Members join by invitation only: administrators invite, the invitee accepts.
+  const invitations = new InvitationsService(deps, accounts, smtp);
+  const invitationAcceptance = new InvitationAcceptance(deps, users, accounts, sessions, rateLimits);
   // Finance data (transactions, bills, invoices, contracts) and finance webhooks.
   const transactions = new TransactionsService(deps);
   const bills = new BillsService(deps);
@@ -49,6 +54,8 @@ export function createFinanceServices(deps: FinanceDeps) {
     auth,
     passwords,
     members,
+    invitations,
+    invitationAcceptance,
     transactions,
     bills,
     invoices,

@@ -4,6 +4,7 @@ import { accountantRoutes } from './modules/accountant/accountant.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { billsRoutes } from './modules/bills/bills.routes.js';
 import { contractsRoutes } from './modules/contracts/contracts.routes.js';
+import { invitationsRoutes } from './modules/invitations/invitations.routes.js';
 import { invoicesRoutes } from './modules/invoices/invoices.routes.js';
 import { membersRoutes } from './modules/members/members.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
@@ -19,6 +20,7 @@ export const financeRoutes: FinanceRoutes[] = [
   authRoutes,
   passwordsRoutes,
   membersRoutes,
+  invitationsRoutes,
   smtpRoutes,
   transactionsRoutes,
   billsRoutes,

@@ -2,8 +2,10 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
 import type { App } from '../../src/core/http/app-base.js';
+import { randomToken, sha256Hex } from '../../src/core/security/tokens.js';
 import type { FinanceDatabase } from '../../src/finance/db/schema.js';
 import type { Reply } from './http.js';
+import type { ReceivedEmail, TestSmtpServer } from './smtp.js';
 import type { FinanceTestApp } from './test-app.js';
 
 /**
@@ -132,7 +134,38 @@ export async function loginFinance(t: FinanceTestApp, email: string, password: s
   return { ...d.user, password, accountId: d.account.id, accessToken: d.accessToken, refreshToken: d.refreshToken };
 }
 
-/** A new user added to the account (POST /api/accounts/members by its admin) with the role, signed in. */
+/**
+ * A pending invitation of `email` to the account, written straight into the database, and the token
+ * of its link. The real invite (POST /api/accounts/members) e-mails the link through the account's
+ * SMTP server, which most tests do not have; invitations.test.ts covers that path end to end.
+ */
+export async function plantFinanceInvitation(t: FinanceTestApp, account: FinanceTestAccount, email: string, role: FinanceRole): Promise<string> {
+  const token = randomToken(32);
+  const now = Date.now();
+  const [account_id, invited_by, token_hash] = [Number(account.accountId), Number(account.admin.id), sha256Hex(token)];
+  const expires_at = now + 7 * 24 * 60 * 60 * 1000;
+  const open = { status: 'pending' as const, accepted_by: null, accepted_at: null, revoked_at: null, created_at: now, updated_at: now };
+  await t.db.insertInto('invitations').values({ account_id, email: email.trim().toLowerCase(), role, token_hash, invited_by, expires_at, ...open }).execute();
+  return token;
+}
+
+/** Accepts an invitation through POST /api/auth/invitations/accept and returns the session's user. */
+export async function acceptFinanceInvitation(
+  t: FinanceTestApp,
+  token: string,
+  body: { password?: string; fullName?: string },
+  as?: FinanceTestUser,
+): Promise<FinanceTestUser> {
+  const res = await financeClient(t.app, as?.accessToken).post('/api/auth/invitations/accept', { token, ...body });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const d = res.body.data;
+  return { ...d.user, password: as?.password ?? body.password, accountId: d.account.id, accessToken: d.accessToken, refreshToken: d.refreshToken };
+}
+
+/**
+ * A new user who joined the account with the role by accepting an invitation (planted, see
+ * plantFinanceInvitation) with TEST_PASSWORD; signed in to that account.
+ */
 export async function addFinanceMember(
   t: FinanceTestApp,
   account: FinanceTestAccount,
@@ -140,16 +173,51 @@ export async function addFinanceMember(
   fields: { email?: string; fullName?: string } = {},
 ): Promise<FinanceTestUser> {
   const email = fields.email ?? `${role}-${unique()}@example.test`;
-  const res = await financeClient(t.app, account.admin.accessToken).post('/api/accounts/members', {
-    email,
-    fullName: fields.fullName ?? (role === 'admin' ? 'Second Admin' : 'Alan Agent'),
-    role,
-    password: TEST_PASSWORD,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const user = await loginFinance(t, email, TEST_PASSWORD);
+  const token = await plantFinanceInvitation(t, account, email, role);
+  const fullName = fields.fullName ?? (role === 'admin' ? 'Second Admin' : 'Alan Agent');
+  const user = await acceptFinanceInvitation(t, token, { password: TEST_PASSWORD, fullName });
   expect(user.accountId).toBe(account.accountId);
   return user;
+}
+
+/** An existing user joins another account with the role: invited, and accepting while signed in. Tokens for that account. */
+export async function joinFinanceAccount(t: FinanceTestApp, account: FinanceTestAccount, user: FinanceTestUser, role: FinanceRole): Promise<FinanceTestUser> {
+  const token = await plantFinanceInvitation(t, account, user.email, role);
+  const joined = await acceptFinanceInvitation(t, token, {}, user);
+  expect(joined).toMatchObject({ id: user.id, accountId: account.accountId, role });
+  return joined;
+}
+
+/** Saves the account's SMTP configuration pointing at a test SMTP server (the app must allow 127.0.0.1). */
+export async function saveFinanceSmtp(t: FinanceTestApp, account: FinanceTestAccount, smtp: TestSmtpServer, fromEmail = 'billing@acme.test') {
+  const res = await financeClient(t.app, account.admin.accessToken).post('/api/email/smtp', {
+    host: '127.0.0.1',
+    port: smtp.port,
+    secure: false,
+    user: 'mailer',
+    password: 'smtp-secret',
+    fromName: 'Acme Billing',
+    fromEmail,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+/** The first e-mail to `to` among those received after the first `seen`, waiting up to 10 s for it. */
+export async function nextFinanceEmailTo(smtp: TestSmtpServer, to: string, seen: number): Promise<ReceivedEmail> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const found = smtp.received.slice(seen).find((e) => e.to.includes(to));
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`no e-mail to ${to}`);
+}
+
+/** The token of the invitation link in an e-mail (FINANCE_PUBLIC_URL is http://finance.test in tests). */
+export function invitationTokenOf(email: ReceivedEmail): string {
+  const match = /http:\/\/finance\.test\/accept-invitation\?token=([A-Za-z0-9_-]+)/.exec(email.text);
+  if (!match) throw new Error(`no invitation link in: ${email.text}`);
+  return match[1];
 }
 
 /** A user with the role in a new account: its registering admin, or an agent added to it. */
@@ -166,7 +234,7 @@ export async function countFinanceRows(db: Kysely<FinanceDatabase>, table: keyof
 
 /** Row counts of every identity table, to compare before and after a refused request. */
 export async function financeSnapshot(db: Kysely<FinanceDatabase>) {
-  const tables = ['users', 'accounts', 'memberships', 'refresh_tokens', 'password_resets', 'smtp_settings'] as const;
+  const tables = ['users', 'accounts', 'memberships', 'invitations', 'refresh_tokens', 'password_resets', 'smtp_settings'] as const;
   const out: Record<string, number> = {};
   for (const table of tables) out[table] = await countFinanceRows(db, table);
   return out;

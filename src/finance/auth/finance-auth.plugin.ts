@@ -14,8 +14,10 @@ import { findAuthState } from './finance-auth.repository.js';
  *   account; builds the FinanceContext (`ctxOf(req)`).
  * - `admin`: the same, and the membership is admin (or the user is the SuperAdmin); others get 403.
  * - `public`: no token (login, register, refresh, forgot/reset password, needs-setup, setup).
+ * - `optional`: public, but a token, when one is sent, is checked as for `member` (a bad one is a
+ *   401) and gives the context (`optionalCtxOf(req)`): accepting an invitation as a signed-in user.
  */
-export type FinanceAccess = 'public' | 'member' | 'admin';
+export type FinanceAccess = 'public' | 'optional' | 'member' | 'admin';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -36,6 +38,7 @@ export const financeAuthPlugin = fp<{ deps: FinanceDeps }>(async (app: App, { de
     const access: FinanceAccess = request.routeOptions.config?.access ?? 'member';
     if (access === 'public') return;
     const token = readAccessToken(request);
+    if (!token && access === 'optional') return;
     if (!token) throw unauthorized('Missing access token');
     const claims = await verifyAccessToken(deps.secrets.jwtKey, token);
     if (!claims) throw unauthorized('Invalid or expired access token');
@@ -51,6 +54,11 @@ export const financeAuthPlugin = fp<{ deps: FinanceDeps }>(async (app: App, { de
     request.financeCtx = ctx;
   });
 });
+
+/** The caller's context on an `access: 'optional'` route, or undefined when no token was sent. */
+export function optionalCtxOf(request: FastifyRequest): FinanceContext | undefined {
+  return request.financeCtx;
+}
 
 /** The context of a route with `access: 'member' | 'admin'`; set by the hook before the handler. */
 export function ctxOf(request: FastifyRequest): FinanceContext {

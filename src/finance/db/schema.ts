@@ -13,7 +13,7 @@ export interface UsersTable {
   /** Lower-cased. */
   email: string;
   full_name: string;
-  /** argon2id; null until the user sets a password (a member added without one). */
+  /** argon2id; null until the user sets a password (users added by an administrator before invitations). */
   password_hash: string | null;
   avatar_url: string | null;
   email_verified: Generated<number>;
@@ -64,6 +64,29 @@ export interface PasswordResetsTable {
   expires_at: number;
   used_at: number | null;
   created_at: number;
+}
+
+/** `expired` is not stored: it is a pending invitation whose `expires_at` has passed. */
+export type InvitationStatus = 'pending' | 'accepted' | 'revoked';
+
+/** An invitation to join an account with a role; the e-mailed token is kept as its SHA-256. */
+export interface InvitationsTable {
+  id: Generated<number>;
+  account_id: number;
+  /** Lower-cased. */
+  email: string;
+  role: MembershipRole;
+  /** SHA-256 hex of the token in the link; replaced on every resend. */
+  token_hash: string;
+  status: InvitationStatus;
+  /** The administrator who sent (or last renewed) it; null once that user is deleted. */
+  invited_by: number | null;
+  accepted_by: number | null;
+  expires_at: number;
+  accepted_at: number | null;
+  revoked_at: number | null;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface RateLimitBucketsTable {
@@ -236,6 +259,7 @@ export interface FinanceDatabase {
   memberships: MembershipsTable;
   refresh_tokens: RefreshTokensTable;
   password_resets: PasswordResetsTable;
+  invitations: InvitationsTable;
   rate_limit_buckets: RateLimitBucketsTable;
   smtp_settings: SmtpSettingsTable;
   transactions: TransactionsTable;
@@ -254,6 +278,7 @@ export type Account = Selectable<AccountsTable>;
 export type Membership = Selectable<MembershipsTable>;
 export type RefreshToken = Selectable<RefreshTokensTable>;
 export type PasswordReset = Selectable<PasswordResetsTable>;
+export type Invitation = Selectable<InvitationsTable>;
 export type SmtpSettings = Selectable<SmtpSettingsTable>;
 export type Transaction = Selectable<TransactionsTable>;
 export type Bill = Selectable<BillsTable>;

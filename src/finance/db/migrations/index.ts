@@ -4,6 +4,7 @@ import { migration0002 } from './0002_identity.js';
 import { migration0003 } from './0003_finance_data.js';
 import { migration0004 } from './0004_notifications.js';
 import { migration0005 } from './0005_history_indexes.js';
+import { migration0006 } from './0006_invitations.js';
 
 /** Every migration of the finance service, in order. Names never change once released. */
 export const financeMigrations: Record<string, PortableMigration> = {
@@ -12,4 +13,5 @@ export const financeMigrations: Record<string, PortableMigration> = {
   '0003_finance_data': migration0003,
   '0004_notifications': migration0004,
   '0005_history_indexes': migration0005,
+  '0006_invitations': migration0006,
 };

@@ -28,6 +28,18 @@ export async function findMembership(q: Q, accountId: number, userId: number) {
     .executeTakeFirst();
 }
 
+/** Whether the user with this (lower-cased) e-mail is a member of the account (users_email_uidx). */
+export async function isMemberByEmail(q: Q, accountId: number, email: string): Promise<boolean> {
+  const row = await q
+    .selectFrom('users')
+    .innerJoin('memberships', 'memberships.user_id', 'users.id')
+    .select('memberships.id')
+    .where('users.email', '=', email)
+    .where('memberships.account_id', '=', accountId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The accounts of a user, oldest membership first (memberships_user_idx). */
 export async function listMembershipsOfUser(q: Q, userId: number, page: { limit: number; offset: number }) {
   return q

@@ -34,6 +34,11 @@ export class AccountsService {
     return repo.findMembership(q, accountId, userId);
   }
 
+  /** Whether the user with this e-mail (already normalized) belongs to the account. */
+  isMemberByEmail(accountId: number, email: string, q: Q = this.deps.db): Promise<boolean> {
+    return repo.isMemberByEmail(q, accountId, email);
+  }
+
   /** The user's oldest membership: the account a login lands in. */
   async firstMembership(userId: number, q: Q = this.deps.db): Promise<MembershipOfUser | undefined> {
     return (await repo.listMembershipsOfUser(q, userId, { limit: 1, offset: 0 }))[0];

@@ -47,9 +47,9 @@ export const authRoutes: FinanceRoutes = async (app, { services }) => {
     config: publicRoute,
     schema: {
       tags,
-      summary: 'Register a user with a new account they administer',
+      summary: 'Register a user with a new account they administer (403 signup_closed when FINANCE_SIGNUP=closed)',
       body: RegisterBody,
-      response: { 201: Envelope(SessionSchema), ...errorResponses(409, 422, 429) },
+      response: { 201: Envelope(SessionSchema), ...errorResponses(403, 409, 422, 429) },
     },
   }, async (req, reply) => reply.status(201).send(ok(presentSession(await svc.register(req.body, req.ip)), 'Registered')));
 

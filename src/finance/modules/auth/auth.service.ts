@@ -59,8 +59,14 @@ export class AuthService {
     });
   }
 
-  /** A new user with a new account they administer. Refused until the service is set up. */
+  /**
+   * A new user with a new account they administer. Refused until the service is set up, and always
+   * when FINANCE_SIGNUP is `closed` (people then join by invitation; setup is not affected).
+   */
   async register(body: RegisterBody, ip: string): Promise<SessionView> {
+    if (this.deps.config.finance.signup === 'closed') {
+      throw new HttpError(403, 'signup_closed', 'Self-registration is closed on this server; ask an administrator for an invitation');
+    }
     const fullName = requireName('fullName', body.fullName);
     const accountName = body.companyName === undefined ? fullName : requireName('companyName', body.companyName);
     await this.rateLimits.consume([rule('registerPerIp', ip)]);

@@ -8,6 +8,7 @@ import {
   financeCall,
   financeClient,
   financeSnapshot,
+  joinFinanceAccount,
   loginFinance,
   newFinanceAccount,
 } from '../../../../test/helpers/finance-factories.js';
@@ -246,9 +247,8 @@ describe('GET /api/auth/accounts and POST /api/auth/switch-account', () => {
   it('lists the accounts of the user with their role and switches between them', async () => {
     const home = await newFinanceAccount(t, { name: 'Home' });
     const other = await newFinanceAccount(t, { name: 'Other' });
-    // The admin of "Other" adds the admin of "Home" as an agent.
-    const added = await financeClient(t.app, other.admin.accessToken).post('/api/accounts/members', { email: home.admin.email, role: 'agent' });
-    expect(added.status).toBe(201);
+    // The admin of "Other" invites the admin of "Home" as an agent, who accepts.
+    await joinFinanceAccount(t, other, home.admin, 'agent');
 
     const c = financeClient(t.app, home.admin.accessToken);
     const list = await c.get('/api/auth/accounts');

@@ -2,12 +2,15 @@ import { ctxOf } from '../../auth/finance-auth.plugin.js';
 import { Envelope, MessageEnvelope, PageQuery, bearer, errorResponses, ok } from '../../http/envelope.js';
 import type { FinanceRoutes } from '../../routes.js';
 import { presentMember } from './members.presenter.js';
-import { AddMemberBody, MemberListSchema, MemberParams, MemberSchema, UpdateMemberBody } from './members.schema.js';
+import { MemberListSchema, MemberParams, MemberSchema, UpdateMemberBody } from './members.schema.js';
 
 const tags = ['members'];
 const admin = { access: 'admin' as const };
 
-/** Members of the caller's current account (the account of the access token); administrators only. */
+/**
+ * Members of the caller's current account (the account of the access token); administrators only.
+ * Adding one is an invitation: `POST /api/accounts/members` lives in invitations.routes.ts.
+ */
 export const membersRoutes: FinanceRoutes = async (app, { services }) => {
   const svc = services.members;
 
@@ -23,20 +26,6 @@ export const membersRoutes: FinanceRoutes = async (app, { services }) => {
   }, async (req) => {
     const { members, total } = await svc.list(ctxOf(req), req.query);
     return ok({ members: members.map(presentMember), total, page: req.query.page, limit: req.query.limit });
-  });
-
-  app.post('/api/accounts/members', {
-    config: admin,
-    schema: {
-      tags,
-      security: bearer,
-      summary: 'Add an existing user (by e-mail) or create a new one, with a role',
-      body: AddMemberBody,
-      response: { 201: Envelope(MemberSchema), ...errorResponses(401, 403, 409, 422) },
-    },
-  }, async (req, reply) => {
-    const { member, created } = await svc.add(ctxOf(req), req.body);
-    return reply.status(201).send(ok(presentMember(member), created ? 'User created and added to the account' : 'User added to the account'));
   });
 
   app.put('/api/accounts/members/:userId', {

@@ -1,7 +1,7 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { Nullable } from '../../../core/http/schemas.js';
 import { IdPathParam } from '../../http/envelope.js';
-import { Email, NewPassword, Role } from '../auth/auth.schema.js';
+import { Role } from '../auth/auth.schema.js';
 
 export const MemberSchema = Type.Object({
   id: Type.String({ description: 'user id' }),
@@ -20,14 +20,6 @@ export const MemberListSchema = Type.Object({
   page: Type.Integer(),
   limit: Type.Integer(),
 });
-
-export const AddMemberBody = Type.Object({
-  email: Email,
-  role: Role,
-  fullName: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'required when the e-mail is not yet a user' })),
-  password: Type.Optional(NewPassword),
-});
-export type AddMemberBody = Static<typeof AddMemberBody>;
 
 export const UpdateMemberBody = Type.Object({ role: Role });
 

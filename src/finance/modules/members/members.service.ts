@@ -1,15 +1,18 @@
-import { HttpError, conflict, invalidField, notFound } from '../../../core/http/errors.js';
+import { HttpError, notFound } from '../../../core/http/errors.js';
 import type { FinanceContext, FinanceDeps, Q } from '../../context.js';
 import type { MembershipRole } from '../../db/schema.js';
 import type { AccountsService, Page } from '../accounts/accounts.service.js';
 import type { SessionsService } from '../sessions/sessions.service.js';
 import type { UsersService } from '../users/users.service.js';
 import type { MemberView } from './members.presenter.js';
-import type { AddMemberBody } from './members.schema.js';
 
 const lastAdmin = () => new HttpError(422, 'last_admin', 'An account must keep at least one administrator');
 
-/** The members of the caller's account (administrators only, see the routes). */
+/**
+ * The members of the caller's account (administrators only, see the routes). Members join only by
+ * accepting an invitation (modules/invitations): an administrator never creates a user, sets a
+ * password or adds an existing user without their consent.
+ */
 export class MembersService {
   constructor(
     private readonly deps: FinanceDeps,
@@ -21,30 +24,6 @@ export class MembersService {
   async list(ctx: FinanceContext, page: Page): Promise<{ members: MemberView[]; total: number }> {
     const { rows, total } = await this.accounts.members(ctx.accountId, page);
     return { members: rows, total };
-  }
-
-  /**
-   * Adds a user by e-mail: an existing user joins with the role (their name and password are left
-   * as they are); an unknown e-mail becomes a new user (fullName required; without a password they
-   * set one through forgot-password). 409 when already a member.
-   */
-  async add(ctx: FinanceContext, body: AddMemberBody): Promise<{ member: MemberView; created: boolean }> {
-    const existing = await this.users.findByEmail(body.email);
-    let fullName: string | null = null;
-    let passwordHash: string | null = null;
-    if (!existing) {
-      fullName = body.fullName?.trim() ?? '';
-      if (fullName === '') throw invalidField('fullName', 'is required to create a new user');
-      if (body.password !== undefined) passwordHash = await this.users.hash(body.password);
-    }
-    return this.deps.db.transaction().execute(async (trx) => {
-      const user = existing ?? (await this.users.create(trx, { email: body.email, fullName: fullName!, passwordHash }));
-      if (existing && (await this.accounts.membership(ctx.accountId, existing.id, trx))) {
-        throw conflict('This user is already a member of the account', [{ field: 'email', message: 'is already a member' }]);
-      }
-      const membership = await this.accounts.addMember(trx, ctx.accountId, user.id, body.role);
-      return { member: { ...user, role: membership.role, joined_at: membership.created_at }, created: !existing };
-    });
   }
 
   async updateRole(ctx: FinanceContext, userId: number, role: MembershipRole): Promise<MemberView> {

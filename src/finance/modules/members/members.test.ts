@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFinanceTestApp, type FinanceTestApp } from '../../../../test/helpers/test-app.js';
 import {
-  TEST_PASSWORD,
   addFinanceMember,
   countFinanceRows,
   ensureFinanceSetup,
@@ -30,20 +29,21 @@ describe('GET /api/accounts/members', () => {
     const c = financeClient(t.app, account.admin.accessToken);
     const res = await c.get(M);
     expect(res.status).toBe(200);
-    const member = (id: string, email: string, fullName: string, role: string) => ({
+    const member = (id: string, email: string, fullName: string, role: string, emailVerified: boolean) => ({
       id,
       email,
       fullName,
       role,
       avatarUrl: null,
-      emailVerified: false,
+      emailVerified,
       isSuperAdmin: false,
       joinedAt: expect.stringMatching(/^\d{4}-/),
     });
     expect(res.body).toEqual({
       success: true,
       data: {
-        members: [member(account.admin.id, account.admin.email, 'Ada Admin', 'admin'), member(agent.id, agent.email, 'Alan Agent', 'agent')],
+        // The agent joined through an e-mailed invitation link: their address is verified.
+        members: [member(account.admin.id, account.admin.email, 'Ada Admin', 'admin', false), member(agent.id, agent.email, 'Alan Agent', 'agent', true)],
         total: 2,
         page: 1,
         limit: 20,
@@ -55,71 +55,7 @@ describe('GET /api/accounts/members', () => {
   });
 });
 
-describe('POST /api/accounts/members', () => {
-  it('creates a new user with a password who can then sign in to the account', async () => {
-    const account = await newFinanceAccount(t);
-    const email = `new-${Date.now()}@example.test`;
-    const res = await financeClient(t.app, account.admin.accessToken).post(M, { email: email.toUpperCase(), fullName: 'Nina New', role: 'agent', password: 'nina password' });
-    expect(res.status).toBe(201);
-    expect(res.body).toEqual({
-      success: true,
-      message: 'User created and added to the account',
-      data: { id: expect.stringMatching(/^\d+$/), email, fullName: 'Nina New', role: 'agent', avatarUrl: null, emailVerified: false, isSuperAdmin: false, joinedAt: expect.any(String) },
-    });
-    const login = await financeClient(t.app).post('/api/auth/login', { email, password: 'nina password' });
-    expect(login.status).toBe(200);
-    expect(login.body.data).toMatchObject({ user: { role: 'agent' }, account: { id: account.accountId } });
-  });
-
-  it('creates a user without a password (cannot sign in until they reset it)', async () => {
-    const account = await newFinanceAccount(t);
-    const email = `nopw-${Date.now()}@example.test`;
-    const res = await financeClient(t.app, account.admin.accessToken).post(M, { email, fullName: 'No Password', role: 'agent' });
-    expect(res.status).toBe(201);
-    const row = await t.db.selectFrom('users').select('password_hash').where('email', '=', email).executeTakeFirstOrThrow();
-    expect(row.password_hash).toBeNull();
-    expect((await financeClient(t.app).post('/api/auth/login', { email, password: 'anything at all' })).status).toBe(401);
-  });
-
-  it('adds an existing user of another account without touching their name or password', async () => {
-    const mine = await newFinanceAccount(t);
-    const theirs = await newFinanceAccount(t, { fullName: 'Theo Theirs' });
-    const res = await financeClient(t.app, mine.admin.accessToken).post(M, { email: theirs.admin.email, fullName: 'Renamed?', role: 'admin', password: 'hijack password' });
-    expect(res.status).toBe(201);
-    expect(res.body.message).toBe('User added to the account');
-    expect(res.body.data).toMatchObject({ id: theirs.admin.id, fullName: 'Theo Theirs', role: 'admin' });
-    expect((await financeClient(t.app).post('/api/auth/login', { email: theirs.admin.email, password: 'hijack password' })).status).toBe(401);
-    expect((await financeClient(t.app).post('/api/auth/login', { email: theirs.admin.email, password: TEST_PASSWORD })).status).toBe(200);
-    const accounts = await financeClient(t.app, theirs.admin.accessToken).get('/api/auth/accounts');
-    expect(accounts.body.data.map((a: { id: string }) => a.id)).toEqual([theirs.accountId, mine.accountId]);
-  });
-
-  it('answers 409 for a member already there and 422 for bad input, changing nothing', async () => {
-    const account = await newFinanceAccount(t);
-    const agent = await addFinanceMember(t, account, 'agent');
-    const c = financeClient(t.app, account.admin.accessToken);
-    const before = await financeSnapshot(t.db);
-    const dup = await c.post(M, { email: agent.email, role: 'admin' });
-    expect(dup.status).toBe(409);
-    expect(dup.body).toMatchObject({ success: false, error: { code: 'conflict' } });
-    const bad: unknown[] = [
-      {},
-      { email: 'x@example.test' },
-      { email: 'x@example.test', role: 'owner', fullName: 'X' },
-      { email: 'nope', role: 'agent', fullName: 'X' },
-      { email: 'fresh@example.test', role: 'agent' }, // a new user needs fullName
-      { email: 'fresh@example.test', role: 'agent', fullName: '  ' },
-      { email: 'fresh@example.test', role: 'agent', fullName: 'X', password: 'short' },
-      { email: 'fresh@example.test', role: 'agent', fullName: 'f'.repeat(201) },
-    ];
-    for (const body of bad) {
-      const res = await c.post(M, body);
-      expect(res.status, JSON.stringify(body)).toBe(422);
-      expect(res.body.success).toBe(false);
-    }
-    expect(await financeSnapshot(t.db)).toEqual(before);
-  });
-});
+// POST /api/accounts/members is an invitation now: see modules/invitations/invitations.test.ts.
 
 describe('PUT and DELETE /api/accounts/members/:userId', () => {
   it('changes roles and removes members, never the last administrator', async () => {

@@ -4,6 +4,7 @@ import {
   addFinanceMember,
   countFinanceRows,
   financeClient,
+  joinFinanceAccount,
   newFinanceAccount,
   newFinanceNotifications,
   type FinanceTestUser,
@@ -217,8 +218,7 @@ describe('preferences', () => {
     const first = await newFinanceAccount(t);
     const second = await newFinanceAccount(t);
     // The first admin joins the second account (switch-account gives a token for it).
-    const joined = await financeClient(t.app, second.admin.accessToken).post('/api/accounts/members', { email: first.admin.email, role: 'agent' });
-    expect(joined.status).toBe(201);
+    await joinFinanceAccount(t, second, first.admin, 'agent');
     const switched = await financeClient(t.app, first.admin.accessToken).post('/api/auth/switch-account', { accountId: second.accountId });
     expect(switched.status).toBe(200);
     const inSecond = financeClient(t.app, switched.body.data.accessToken);

@@ -19,6 +19,8 @@ export const RATE_LIMITS = {
   forgotPerEmail: { limit: 5, windowMs: HOUR },
   resetPerIp: { limit: 10, windowMs: MINUTE },
   passwordChangePerUser: { limit: 10, windowMs: MINUTE },
+  invitationLookupPerIp: { limit: 30, windowMs: MINUTE },
+  invitationAcceptPerIp: { limit: 10, windowMs: MINUTE },
 } as const;
 
 export const rule = (name: keyof typeof RATE_LIMITS, subject: string): RateRule => ({ key: `${name}:${subject}`, ...RATE_LIMITS[name] });

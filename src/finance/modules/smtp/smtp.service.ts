@@ -78,6 +78,11 @@ export class SmtpService {
     return { ...sent, to: user.email };
   }
 
+  /** Whether the account has saved an SMTP configuration (to refuse early, before writing anything). */
+  async isConfigured(accountId: number): Promise<boolean> {
+    return (await repo.findSmtp(this.deps.db, accountId)) !== undefined;
+  }
+
   /**
    * Sends an e-mail now through the account's saved SMTP configuration. 422 `smtp_not_configured`
    * when there is none; 422 `smtp_send_failed` with the server's answer when sending fails.

@@ -9,6 +9,8 @@ export interface NewUser {
   /** Already hashed (hash outside transactions: argon2id takes tens of milliseconds). */
   passwordHash: string | null;
   isSuperAdmin?: boolean;
+  /** The address is known to reach the user (they followed a link sent to it). */
+  emailVerified?: boolean;
 }
 
 /** E-mail addresses are compared and stored lower-cased and trimmed. */
@@ -37,7 +39,7 @@ export class UsersService {
       full_name: user.fullName.trim(),
       password_hash: user.passwordHash,
       avatar_url: null,
-      email_verified: 0,
+      email_verified: user.emailVerified ? 1 : 0,
       is_super_admin: user.isSuperAdmin ? 1 : 0,
       token_version: 0,
       created_at: now,
@@ -48,6 +50,11 @@ export class UsersService {
   /** New password: earlier access tokens fail from now on (token version bump). */
   replacePassword(q: Q, userId: number, passwordHash: string, options: { verifiedEmail?: boolean } = {}) {
     return repo.replacePassword(q, userId, passwordHash, Date.now(), options.verifiedEmail ? { email_verified: 1 } : {});
+  }
+
+  /** The user followed a link e-mailed to their address. */
+  async markEmailVerified(q: Q, userId: number): Promise<void> {
+    await repo.updateUser(q, userId, { email_verified: 1, updated_at: Date.now() });
   }
 
   hash(password: string): Promise<string> {
