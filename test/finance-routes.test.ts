@@ -133,7 +133,7 @@ interface JsonSchema {
 const TABLES: (keyof FinanceDatabase)[] = [
   'users', 'accounts', 'memberships', 'invitations', 'refresh_tokens', 'password_resets', 'smtp_settings', 'transactions', 'bills',
   'invoices', 'contracts', 'webhooks', 'webhook_deliveries', 'notifications', 'notification_preferences',
-  'accountant_settings', 'outbox_events', 'outgoing_emails', 'job_runs',
+  'accountant_settings', 'outbox_events', 'outbox_retries', 'outgoing_emails', 'jobs',
 ];
 
 let t: FinanceTestApp;

@@ -1,4 +1,6 @@
 import { RateLimiter } from '../core/security/rate-limit.js';
+import { WebhookSubscriptions } from '../core/webhooks/subscriptions.js';
+import { WEBHOOK_EVENTS } from './modules/webhooks/webhooks.schema.js';
 import type { ChatDeps } from './context.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AgentBotsService } from './modules/agent-bots/agent-bots.service.js';
@@ -17,7 +19,6 @@ import { MessagesService } from './modules/messages/messages.service.js';
 import { ProfileService } from './modules/profile/profile.service.js';
 import { TeamsService } from './modules/teams/teams.service.js';
 import { UsersService } from './modules/users/users.service.js';
-import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { PlatformService } from './platform/platform.service.js';
 import { PublicService } from './public/public.service.js';
 
@@ -55,7 +56,7 @@ export function createChatServices(deps: ChatDeps) {
   const publicApi = new PublicService(deps, {
     accounts, inboxes, contacts, conversations, conversationChanges, conversationMessages, messages, startConversation,
   });
-  const webhooks = new WebhooksService(deps);
+  const webhooks = new WebhookSubscriptions({ db: deps.db, allowedHosts: deps.config.webhooks.allowedHosts, catalogue: WEBHOOK_EVENTS, eventsField: 'subscriptions' });
   const automationRules = new AutomationRulesService(deps, { agents, conversations });
   return {
     webhooks, automationRules,

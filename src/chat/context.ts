@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Config } from '../config.js';
 import type { DialectName } from '../core/db/database.js';
 import type { FileStore } from '../core/storage/file-store.js';
@@ -16,6 +16,9 @@ export interface ChatDeps {
 
 /** Executor accepted by repositories: the root handle or an open transaction. */
 export type Q = Kysely<ChatDatabase>;
+
+/** An open transaction: what writing an event (and anything that must join a caller's transaction) requires. */
+export type Trx = Transaction<ChatDatabase>;
 
 export type Actor =
   | { readonly type: 'user'; readonly user: User }

@@ -1,4 +1,6 @@
+import { WebhookSubscriptions } from '../core/webhooks/subscriptions.js';
 import type { FinanceDeps } from './context.js';
+import { FINANCE_WEBHOOK_EVENTS } from './events.js';
 import { DailyAlertsJob } from './jobs/daily-alerts.js';
 import { AccountantService } from './modules/accountant/accountant.service.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
@@ -16,7 +18,6 @@ import { SessionsService } from './modules/sessions/sessions.service.js';
 import { SmtpService } from './modules/smtp/smtp.service.js';
 import { TransactionsService } from './modules/transactions/transactions.service.js';
 import { UsersService } from './modules/users/users.service.js';
-import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 
 /**
  * The composition root of the finance service: every service built once, in dependency order.
@@ -40,7 +41,7 @@ export function createFinanceServices(deps: FinanceDeps) {
   const bills = new BillsService(deps);
   const invoices = new InvoicesService(deps);
   const contracts = new ContractsService(deps);
-  const webhooks = new WebhooksService(deps);
+  const webhooks = new WebhookSubscriptions({ db: deps.db, allowedHosts: deps.config.webhooks.allowedHosts, catalogue: FINANCE_WEBHOOK_EVENTS, eventsField: 'events' });
   // Notifications, the accountant's report and the daily job (alerts, overdue invoices, automatic reports).
   const notifications = new NotificationsService(deps);
   const accountant = new AccountantService(deps, smtp, accounts, notifications);

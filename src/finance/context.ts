@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Config } from '../config.js';
 import type { DialectName } from '../core/db/database.js';
 import type { SecretBox } from '../core/security/encryption.js';
@@ -24,6 +24,9 @@ export interface FinanceDeps {
 
 /** Executor accepted by repositories: the root handle or an open transaction. */
 export type Q = Kysely<FinanceDatabase>;
+
+/** An open transaction: what recording an event (and joining a caller's work) requires. */
+export type Trx = Transaction<FinanceDatabase>;
 
 /**
  * Who acts, in which account, with which role: built by the auth hook from the access token (the

@@ -1,5 +1,7 @@
-import { emit } from '../core/events/outbox.js';
-import type { Q } from './context.js';
+import { listenerOf } from '../core/events/dispatcher.js';
+import { eventRecorder } from '../core/events/outbox.js';
+import type { Trx } from './context.js';
+import type { FinanceDatabase } from './db/schema.js';
 
 /** The events a finance webhook may subscribe to (finance-service.md, Events). */
 export const FINANCE_WEBHOOK_EVENTS = [
@@ -36,23 +38,51 @@ export interface FinanceEventPayload<T = Record<string, unknown>> {
   changed_attributes?: ChangedAttribute[];
 }
 
+/** The record a finance event is about, by id (listeners refetch it). */
+export type FinanceRefs =
+  | { transactionId: number }
+  | { invoiceId: number }
+  | { contractId: number }
+  | { billId: number };
+
+type Refs<N extends FinanceEventName> = N extends `transaction.${string}`
+  ? { transactionId: number }
+  : N extends `invoice.${string}`
+    ? { invoiceId: number }
+    : N extends `contract.${string}`
+      ? { contractId: number }
+      : { billId: number };
+
+/** The finance service's event catalogue: refs (ids) and the snapshot webhooks send (their envelope without its id). */
+export type FinanceEvents = { [N in FinanceEventName]: { refs: Refs<N>; snapshot: FinanceEventPayload } };
+
+const emitFinanceEvent = eventRecorder<FinanceEvents>();
+
+/** Declares a listener of finance events. */
+export const financeListener = listenerOf<FinanceDatabase, FinanceEvents>();
+
 /**
- * Records a finance event in the transaction `q` (pass the open transaction: the event exists
- * only if the change commits).
+ * Records a finance event in the change's transaction: the event exists only if the change commits.
  */
-export async function recordFinanceEvent<T extends object>(
-  q: Q,
+export async function recordFinanceEvent<N extends FinanceEventName, T extends { id: string }>(
+  trx: Trx,
   accountId: number,
-  name: FinanceEventName,
+  name: N,
   data: T,
   changedAttributes?: ChangedAttribute[],
 ): Promise<void> {
-  const payload: FinanceEventPayload<T> = {
+  const snapshot: FinanceEventPayload<T> = {
     event: name,
     created_at: new Date().toISOString(),
     account_id: String(accountId),
     data,
     ...(changedAttributes ? { changed_attributes: changedAttributes } : {}),
   };
-  await emit(q, { accountId, name, payload });
+  await emitFinanceEvent(trx, { accountId, name, refs: refsOf(name, Number(data.id)), snapshot });
+}
+
+function refsOf<N extends FinanceEventName>(name: N, id: number): Refs<N> {
+  const kind = name.split('.')[0];
+  const key = kind === 'transaction' ? 'transactionId' : kind === 'invoice' ? 'invoiceId' : kind === 'contract' ? 'contractId' : 'billId';
+  return { [key]: id } as Refs<N>;
 }

@@ -1,8 +1,6 @@
+import type { CoreTables } from '../../core/db/core-tables.js';
+import type { WebhooksTable } from '../../core/webhooks/subscriptions.js';
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { OutboxTable } from '../../core/events/outbox.js';
-import type { WebhookDeliveriesTable } from '../../core/webhooks/deliveries.js';
-import type { OutgoingEmailsTable } from '../../core/mail/outgoing-emails.js';
-import type { RateLimitBucketsTable } from '../../core/security/rate-limit.js';
 
 /**
  * Row types of the conversation service's tables (see migrations/). Timestamps are epoch
@@ -253,18 +251,6 @@ export interface TaggingsTable {
   created_at: number;
 }
 
-export interface WebhooksTable {
-  id: Generated<number>;
-  account_id: number;
-  name: string | null;
-  url: string;
-  /** JSON array of event names. */
-  subscriptions: string;
-  secret: string;
-  created_at: number;
-  updated_at: number;
-}
-
 export interface AutomationRulesTable {
   id: Generated<number>;
   account_id: number;
@@ -298,10 +284,7 @@ export interface AutomationRuleRunsTable {
   created_at: number;
 }
 
-export interface ChatDatabase {
-  outbox_events: OutboxTable;
-  webhook_deliveries: WebhookDeliveriesTable;
-  outgoing_emails: OutgoingEmailsTable;
+export interface ChatDatabase extends CoreTables {
   webhooks: WebhooksTable;
   automation_rules: AutomationRulesTable;
   automation_rule_runs: AutomationRuleRunsTable;
@@ -323,7 +306,6 @@ export interface ChatDatabase {
   messages: MessagesTable;
   attachments: AttachmentsTable;
   taggings: TaggingsTable;
-  rate_limit_buckets: RateLimitBucketsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

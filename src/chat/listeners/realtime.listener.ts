@@ -1,6 +1,5 @@
-import type { EventListener } from '../../core/events/dispatcher.js';
 import type { Broadcaster } from '../../core/realtime/broadcaster.js';
-import type { ChatDatabase } from '../db/schema.js';
+import { chatListener } from '../events.js';
 import { REALTIME_EVENTS } from '../realtime/realtime.routing.js';
 
 /**
@@ -8,11 +7,13 @@ import { REALTIME_EVENTS } from '../realtime/realtime.routing.js';
  * instance's hub (PostgreSQL: NOTIFY with the event id; SQLite: in process). Best effort: nothing
  * is written, and a failure is logged by the dispatcher, not retried.
  */
-export function realtimeListener(broadcaster: Broadcaster): EventListener<ChatDatabase> {
-  return {
+export function realtimeListener(broadcaster: Broadcaster) {
+  return chatListener({
     name: 'realtime',
     afterCommit(event) {
-      if (event.accountId !== null && REALTIME_EVENTS.has(event.name)) broadcaster.publish(event);
+      if (event.accountId === null || !REALTIME_EVENTS.has(event.name)) return;
+      const { id, accountId, name, snapshot, origin, createdAt } = event;
+      broadcaster.publish({ id, accountId, name, payload: snapshot as Record<string, unknown>, origin, createdAt });
     },
-  };
+  });
 }

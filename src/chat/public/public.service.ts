@@ -1,7 +1,7 @@
-import { emit } from '../../core/events/outbox.js';
 import { conflict, invalidField, notFound } from '../../core/http/errors.js';
 import { randomToken } from '../../core/security/tokens.js';
-import type { AccountContext, ChatDeps, Q } from '../context.js';
+import type { AccountContext, ChatDeps, Q, Trx } from '../context.js';
+import { emitChatEvent } from '../events.js';
 import type { Contact, ContactInbox, Conversation, Inbox } from '../db/schema.js';
 import type { AccountsService } from '../modules/accounts/accounts.service.js';
 import { contactWebhookData } from '../modules/contacts/contacts.events.js';
@@ -111,7 +111,7 @@ export class PublicService {
    * A verified identity attaches by identifier only: the e-mail is not signed, so a contact found
    * by e-mail alone (no identifier, or another one) is not the caller's to claim (409).
    */
-  private async identifyVerified(trx: Q, accountId: number, body: ContactFields): Promise<Contact> {
+  private async identifyVerified(trx: Trx, accountId: number, body: ContactFields): Promise<Contact> {
     const { byIdentifier, byEmail } = await this.services.contacts.findByIdentity(trx, accountId, body);
     if (byIdentifier) return byIdentifier;
     if (byEmail) throw conflict('Email has already been taken', [{ field: 'email', message: 'has already been taken' }]);
@@ -247,17 +247,18 @@ export class PublicService {
     });
   }
 
-  private async recordTriggered(trx: Q, { ctx, inbox, contact, contactInbox }: Resolved, eventInfo: Record<string, unknown>) {
+  private async recordTriggered(trx: Trx, { ctx, inbox, contact, contactInbox }: Resolved, eventInfo: Record<string, unknown>) {
     const [latest] = await this.services.conversations.listOfContact(ctx, 1, trx);
     const [account, bundle] = await Promise.all([
       this.services.accounts.find(trx, inbox.account_id),
       latest ? this.services.conversations.bundles.loadOne(trx, latest) : Promise.resolve(null),
     ]);
     if (!account) throw notFound('Inbox');
-    await emit(trx, {
+    await emitChatEvent(trx, {
       accountId: inbox.account_id,
       name: 'webwidget_triggered',
-      payload: {
+      refs: { contactId: contact.id, inboxId: inbox.id, contactInboxId: contactInbox.id, displayId: latest?.display_id ?? null },
+      snapshot: {
         event: 'webwidget_triggered',
         id: contact.id,
         contact: contactWebhookData(contact, account),

@@ -3,7 +3,7 @@ import type { KyselyPlugin } from 'kysely';
 import { buildChatTestApp, type ChatTestApp } from '../../../test/helpers/test-app.js';
 import { client } from '../../../test/helpers/http.js';
 import { addInboxMembers, newAccount, newAgent, newInbox, type TestAccount, type TestUser } from '../../../test/helpers/factories.js';
-import type { OutboxEvent } from '../../core/events/dispatcher.js';
+import type { RealtimeEvent } from '../../core/realtime/broadcaster.js';
 import { roomChannel } from './realtime.channel.js';
 import type { AgentSubscription, ChatSubscription } from './realtime.routing.js';
 
@@ -40,7 +40,7 @@ function countedChannel() {
 const tokenOf = async (userId: number) =>
   (await t.db.selectFrom('users').select('pubsub_token').where('id', '=', userId).executeTakeFirstOrThrow()).pubsub_token;
 
-const messageEvent = (inbox: number): OutboxEvent => ({
+const messageEvent = (inbox: number): RealtimeEvent => ({
   id: 1,
   accountId: account.id,
   name: 'message_created',

@@ -1,4 +1,4 @@
-import type { OutboxEvent } from '../../core/events/dispatcher.js';
+import type { RealtimeEvent } from '../../core/realtime/broadcaster.js';
 import type { CableMessage } from '../../core/realtime/cable.protocol.js';
 import type { AccountRole } from '../db/schema.js';
 import { contactMaySee, publicConversationStatus, publicMessage } from './realtime.public.js';
@@ -86,7 +86,7 @@ function forConversation(inboxId: number | null, sourceId: string | null, staff:
  *   conversation.status_changed of the conversations of their contact inbox. `data` is the public
  *   interface's shape of the message or conversation (realtime.public.ts), never internal fields.
  */
-export function routeEvent(event: OutboxEvent): Route | null {
+export function routeEvent(event: RealtimeEvent): Route | null {
   const payload = event.payload;
   const message = (name: string): CableMessage => ({ event: name, data: payload });
   switch (event.name) {

@@ -19,3 +19,26 @@ export async function createOutboxTable(db: Kysely<any>, dialect: DialectName): 
     .columns(['dispatched_at', 'id'])
     .execute();
 }
+
+/**
+ * The event backbone's additions: `refs` on outbox events (the ids internal listeners read) and
+ * `outbox_retries`, where a listener that failed on an event keeps its own outcome and retries
+ * (see dispatcher.ts). Each service runs it once, in a migration of its own.
+ */
+export async function addListenerRetries(db: Kysely<any>, dialect: DialectName): Promise<void> {
+  await db.schema.alterTable('outbox_events').addColumn('refs', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+  await withId(db.schema.createTable('outbox_retries'), dialect)
+    .addColumn('event_id', 'bigint', (c) => c.notNull())
+    .addColumn('listener', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('attempts', 'integer', (c) => c.notNull())
+    .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+    .addColumn('locked_until', 'bigint')
+    .addColumn('last_error', 'text')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('finished_at', 'bigint')
+    .execute();
+  await db.schema.createIndex('outbox_retries_event_uidx').on('outbox_retries').columns(['event_id', 'listener']).unique().execute();
+  await db.schema.createIndex('outbox_retries_due_idx').on('outbox_retries').columns(['status', 'next_attempt_at']).execute();
+  await db.schema.createIndex('outbox_retries_finished_idx').on('outbox_retries').columns(['finished_at']).execute();
+}

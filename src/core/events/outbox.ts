@@ -1,18 +1,20 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 
 /** The outbox table every service database carries (see outbox.migration.ts). */
 export interface OutboxTable {
   id: import('kysely').Generated<number>;
   account_id: number | null;
   name: string;
-  /** JSON text of the event payload. */
+  /** JSON text: the snapshot webhooks send, as it was at the time of the change. */
   payload: string;
+  /** JSON text: the ids (and few facts) internal listeners read, then refetch by. */
+  refs: string;
   created_at: number;
   /** What produced the event when it is not a request (e.g. 'automation'); listeners may skip by it. */
   origin: string | null;
-  /** Set once the dispatcher has handed the event to every listener. */
+  /** Set once every listener has handled the event (or has a retry of its own scheduled). */
   dispatched_at: number | null;
-  /** A listener's error while dispatching, kept for operators (the event is not retried). */
+  /** Unused since listeners keep their own outcome (outbox_retries); kept for old rows. */
   dispatch_error: string | null;
 }
 
@@ -20,11 +22,20 @@ export interface OutboxDatabase {
   outbox_events: OutboxTable;
 }
 
-export interface DomainEvent<P = unknown> {
+/**
+ * A service's event catalogue: each event name maps to its `refs` (ids, for listeners that refetch)
+ * and its `snapshot` (the body webhooks send). A listener can then only read what an event carries,
+ * and renaming a field is a compile error rather than a silent break.
+ */
+export type EventMap = { [name: string]: { refs: object; snapshot: object } };
+
+/** An event to record: its name, account, refs and snapshot. */
+export interface NewEvent<M extends EventMap, N extends keyof M & string = keyof M & string> {
   accountId: number | null;
-  name: string;
-  payload: P;
-  /** Set when the change was made by automation rather than a request (see OutboxTable.origin). */
+  name: N;
+  refs: M[N]['refs'];
+  snapshot: M[N]['snapshot'];
+  /** Set when automation rather than a request made the change (see OutboxTable.origin). */
   origin?: string | null;
 }
 
@@ -40,34 +51,31 @@ export function onOutboxWrite(listener: () => void): () => void {
 }
 
 /**
- * Records an event in the same transaction as the change it describes. If the transaction
- * rolls back, the event never existed; if it commits, the event will be dispatched, even after
- * a crash. Callers pass the open transaction (a `Transaction` is a `Kysely`), never the root handle.
+ * The `emit` of a service's catalogue. It records an event in the transaction of the change it
+ * describes (the type demands a transaction): if the transaction rolls back, the event never
+ * existed; if it commits, every listener will handle it, even after a crash.
  */
-export async function emit<DB extends OutboxDatabase>(trx: Kysely<DB>, event: DomainEvent): Promise<void> {
-  const db = trx as unknown as Kysely<OutboxDatabase>;
-  await db
-    .insertInto('outbox_events')
-    .values({
-      account_id: event.accountId,
-      name: event.name,
-      payload: JSON.stringify(event.payload),
-      origin: event.origin ?? null,
-      created_at: Date.now(),
-      dispatched_at: null,
-      dispatch_error: null,
-    })
-    .execute();
-  for (const listener of writeListeners) listener();
+export function eventRecorder<M extends EventMap>() {
+  return async function emit<N extends keyof M & string>(trx: Transaction<any>, event: NewEvent<M, N>): Promise<void> {
+    const db = trx as unknown as Kysely<OutboxDatabase>;
+    await db
+      .insertInto('outbox_events')
+      .values({
+        account_id: event.accountId,
+        name: event.name,
+        payload: JSON.stringify(event.snapshot),
+        refs: JSON.stringify(event.refs),
+        origin: event.origin ?? null,
+        created_at: Date.now(),
+        dispatched_at: null,
+        dispatch_error: null,
+      })
+      .execute();
+    for (const listener of writeListeners) listener();
+  };
 }
 
-/** Reads events not yet dispatched, oldest first. Used by the dispatcher and by tests. */
+/** Reads events not yet dispatched, oldest first (tests). */
 export async function pendingEvents(db: Kysely<OutboxDatabase>, limit = 100) {
-  return db
-    .selectFrom('outbox_events')
-    .selectAll()
-    .where('dispatched_at', 'is', null)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  return db.selectFrom('outbox_events').selectAll().where('dispatched_at', 'is', null).orderBy('id').limit(limit).execute();
 }

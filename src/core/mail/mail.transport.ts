@@ -10,6 +10,16 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string | null;
+  replyTo?: string | null;
+  attachments?: readonly MailAttachment[];
+}
+
+/** A file sent with an e-mail (kept base64-encoded in the queue). */
+export interface MailAttachment {
+  filename: string;
+  contentType?: string;
+  /** The bytes, base64-encoded. */
+  contentBase64: string;
 }
 
 export interface MailTransport {
@@ -41,6 +51,16 @@ export function createSmtpTransport(smtpUrl: string): MailTransport {
         subject: message.subject,
         text: message.text,
         ...(message.html ? { html: message.html } : {}),
+        ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+        ...(message.attachments?.length
+          ? {
+              attachments: message.attachments.map((a) => ({
+                filename: a.filename,
+                content: Buffer.from(a.contentBase64, 'base64'),
+                ...(a.contentType ? { contentType: a.contentType } : {}),
+              })),
+            }
+          : {}),
       });
     },
     close() {

@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TestSmtpServer } from '../../../test/helpers/smtp.js';
 import { openTestDatabase, type TestDatabase } from '../../../test/helpers/test-app.js';
 import { createSmtpTransport } from './mail.transport.js';
-import { MailWorker, NO_SMTP_ERROR } from './mail.worker.js';
-import { createOutgoingEmailsTable } from './outgoing-emails.migration.js';
+import { instanceTransport, MailWorker, NO_SMTP_ERROR } from './mail.worker.js';
+import { addEmailReplyToAndAttachments, createOutgoingEmailsTable } from './outgoing-emails.migration.js';
 import { enqueueEmail, type OutgoingEmailsDatabase } from './outgoing-emails.js';
 
 /** The mail queue and worker against a real SMTP server on 127.0.0.1 (both dialects). */
@@ -16,6 +16,7 @@ const workers: MailWorker<OutgoingEmailsDatabase>[] = [];
 beforeAll(async () => {
   database = await openTestDatabase<OutgoingEmailsDatabase>('mail');
   await createOutgoingEmailsTable(database.db, database.dialect);
+  await addEmailReplyToAndAttachments(database.db);
   smtp = await new TestSmtpServer().start();
 });
 afterAll(async () => {
@@ -34,8 +35,7 @@ function worker(options: { transport?: boolean } = {}) {
     db: database.db,
     dialect: database.dialect,
     logger,
-    transport: options.transport === false ? null : createSmtpTransport(smtp.url),
-    from: 'Ponte <mailer@ponte.test>',
+    transportFor: instanceTransport(options.transport === false ? null : smtp.url, 'Ponte <mailer@ponte.test>', createSmtpTransport),
     retryDelaysMs: [30, 60, 90],
   });
   workers.push(w);
@@ -123,7 +123,7 @@ describe('mail worker', () => {
 
   it('the started worker sends what is queued without being called', async () => {
     const w = new MailWorker<OutgoingEmailsDatabase>({
-      db: database.db, dialect: database.dialect, logger, transport: createSmtpTransport(smtp.url), from: 'mailer@ponte.test', pollIntervalMs: 20,
+      db: database.db, dialect: database.dialect, logger, transportFor: instanceTransport(smtp.url, 'mailer@ponte.test', createSmtpTransport), pollIntervalMs: 20,
     });
     workers.push(w);
     w.start();

@@ -3,16 +3,37 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { MailTransport } from './mail.transport.js';
-import { claimDueEmails, markEmailFailed, markEmailSent, recipientsOf, type OutgoingEmail, type OutgoingEmailsDatabase } from './outgoing-emails.js';
+import {
+  attachmentsOf,
+  claimDueEmails,
+  markEmailFailed,
+  markEmailSent,
+  recipientsOf,
+  type OutgoingEmail,
+  type OutgoingEmailsDatabase,
+} from './outgoing-emails.js';
+
+/** How one queued e-mail is sent: the transport and the From header; `dispose` closes a one-off transport. */
+export interface ResolvedTransport {
+  transport: MailTransport;
+  from: string;
+  dispose?: boolean;
+}
+
+/**
+ * Picks the transport for one e-mail (the instance's SMTP_URL, an account's own server...), or null
+ * when there is none: the e-mail then fails with `NO_SMTP_ERROR` (or the reason thrown).
+ */
+export type TransportFor = ((email: OutgoingEmail) => Promise<ResolvedTransport | null>) & {
+  /** Closes what the picker keeps open (called when the worker stops). */
+  close?: () => void;
+};
 
 export interface MailWorkerOptions<DB extends OutgoingEmailsDatabase> {
   db: Kysely<DB>;
   dialect: DialectName;
   logger: FastifyBaseLogger;
-  /** null when no SMTP server is configured: queued e-mails then fail with that reason. */
-  transport: MailTransport | null;
-  /** The From header (`MAIL_FROM`). */
-  from: string;
+  transportFor: TransportFor;
   /** Delay before each retry, in ms; its length is the number of retries (default 1 min, 5 min, 30 min). */
   retryDelaysMs?: readonly number[];
   /** Lease on a claimed e-mail; longer than one SMTP conversation may take. */
@@ -51,7 +72,7 @@ export class MailWorker<DB extends OutgoingEmailsDatabase> {
   /** Stops claiming and waits for the e-mails in flight. */
   async stop(): Promise<void> {
     await this.loop.stop();
-    this.options.transport?.close();
+    this.options.transportFor.close?.();
   }
 
   /** Asks for a claim soon (new e-mails were queued). */
@@ -71,31 +92,62 @@ export class MailWorker<DB extends OutgoingEmailsDatabase> {
   }
 
   private async attempt(email: OutgoingEmail): Promise<void> {
-    const { db, logger, transport } = this.options;
-    if (!transport) {
+    const { db, logger } = this.options;
+    let resolved: ResolvedTransport | null;
+    try {
+      resolved = await this.options.transportFor(email);
+    } catch (err) {
+      await this.failed(email, err instanceof Error ? err.message : String(err));
+      return;
+    }
+    if (!resolved) {
       await markEmailFailed(db, email.id, NO_SMTP_ERROR, null);
       logger.warn({ emailId: email.id }, `e-mail not sent: ${NO_SMTP_ERROR}`);
       return;
     }
     try {
-      await transport.send({
+      await resolved.transport.send({
         id: email.id,
-        from: this.options.from,
+        from: resolved.from,
         to: recipientsOf(email),
         subject: email.subject,
         text: email.text_body,
         html: email.html_body,
+        replyTo: email.reply_to,
+        attachments: attachmentsOf(email),
       });
     } catch (err) {
-      const delays = this.options.retryDelaysMs ?? DEFAULT_MAIL_RETRY_DELAYS_MS;
-      const retryIndex = email.attempts - 1;
-      const retryAt = retryIndex < delays.length ? Date.now() + delays[retryIndex] : null;
-      const message = err instanceof Error ? err.message : String(err);
-      await markEmailFailed(db, email.id, message, retryAt);
-      logger.info({ emailId: email.id, attempts: email.attempts, error: message, final: retryAt === null }, 'e-mail attempt failed');
+      await this.failed(email, err instanceof Error ? err.message : String(err));
       return;
+    } finally {
+      if (resolved.dispose) resolved.transport.close();
     }
     await markEmailSent(db, email.id, Date.now());
     logger.debug({ emailId: email.id }, 'e-mail sent');
   }
+
+  /** Another attempt after a growing delay, or `failed` for good once the retries are used up. */
+  private async failed(email: OutgoingEmail, message: string): Promise<void> {
+    const delays = this.options.retryDelaysMs ?? DEFAULT_MAIL_RETRY_DELAYS_MS;
+    const retryIndex = email.attempts - 1;
+    const retryAt = retryIndex < delays.length ? Date.now() + delays[retryIndex] : null;
+    await markEmailFailed(this.options.db, email.id, message, retryAt);
+    this.options.logger.info({ emailId: email.id, attempts: email.attempts, error: message, final: retryAt === null }, 'e-mail attempt failed');
+  }
+}
+
+/** The instance-wide transport (SMTP_URL), shared by every e-mail, or none. */
+export function instanceTransport(smtpUrl: string | null, from: string, create: (url: string) => MailTransport): TransportFor {
+  let transport: MailTransport | null = null;
+  const pick = async () => {
+    if (!smtpUrl) return null;
+    transport ??= create(smtpUrl);
+    return { transport, from };
+  };
+  return Object.assign(pick, {
+    close: () => {
+      transport?.close();
+      transport = null;
+    },
+  });
 }

@@ -27,3 +27,9 @@ export async function createOutgoingEmailsTable(db: Kysely<any>, _dialect: Diale
   // The e-mails of one account, newest first.
   await db.schema.createIndex('outgoing_emails_account_idx').on('outgoing_emails').columns(['account_id', 'created_at']).execute();
 }
+
+/** Reply-To and attachments on queued e-mails (part of the backbone upgrade). */
+export async function addEmailReplyToAndAttachments(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('outgoing_emails').addColumn('reply_to', 'text').execute();
+  await db.schema.alterTable('outgoing_emails').addColumn('attachments', 'text').execute();
+}

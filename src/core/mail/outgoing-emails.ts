@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
+import { claimLeased, type LeasedQueue } from '../jobs/lease.js';
+import type { MailAttachment } from './mail.transport.js';
 
 export type EmailStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
@@ -16,6 +18,9 @@ export interface OutgoingEmailsTable {
   subject: string;
   text_body: string;
   html_body: string | null;
+  reply_to: string | null;
+  /** JSON array of MailAttachment (base64 content), or null. */
+  attachments: string | null;
   status: EmailStatus;
   attempts: number;
   next_attempt_at: number;
@@ -38,9 +43,13 @@ export interface NewEmail {
   subject: string;
   text: string;
   html?: string | null;
+  replyTo?: string | null;
+  attachments?: readonly MailAttachment[];
   accountId?: number | null;
   source?: string | null;
 }
+
+const EMAIL_QUEUE: LeasedQueue = { table: 'outgoing_emails', waiting: 'pending', running: 'sending', dueColumn: 'next_attempt_at' };
 
 const table = <DB extends OutgoingEmailsDatabase>(q: Kysely<DB>) => q as unknown as Kysely<OutgoingEmailsDatabase>;
 
@@ -48,7 +57,7 @@ const table = <DB extends OutgoingEmailsDatabase>(q: Kysely<DB>) => q as unknown
  * Queues an e-mail; call it inside the transaction that decided it, so it is sent if and only if
  * that transaction commits. The mail worker sends it later (no network inside the transaction).
  */
-export async function enqueueEmail<DB extends OutgoingEmailsDatabase>(trx: Kysely<DB>, email: NewEmail): Promise<string> {
+export async function enqueueEmail(trx: Kysely<any>, email: NewEmail): Promise<string> {
   if (email.to.length === 0) throw new Error('An e-mail needs at least one recipient');
   const id = `eml_${randomUUID().replace(/-/g, '')}`;
   const now = Date.now();
@@ -62,6 +71,8 @@ export async function enqueueEmail<DB extends OutgoingEmailsDatabase>(trx: Kysel
       subject: email.subject,
       text_body: email.text,
       html_body: email.html ?? null,
+      reply_to: email.replyTo ?? null,
+      attachments: email.attachments?.length ? JSON.stringify(email.attachments) : null,
       status: 'pending',
       attempts: 0,
       next_attempt_at: now,
@@ -76,9 +87,8 @@ export async function enqueueEmail<DB extends OutgoingEmailsDatabase>(trx: Kysel
 }
 
 /**
- * Claims up to `limit` e-mails that are due (or whose worker's lease expired); each gets a lease
- * and one more attempt. PostgreSQL skips rows other instances hold (`FOR UPDATE SKIP LOCKED`), so
- * no e-mail is claimed twice at the same time.
+ * Claims up to `limit` e-mails that are due (or whose worker's lease ran out); each gets a lease
+ * and one more attempt (core/jobs/lease.ts).
  */
 export async function claimDueEmails<DB extends OutgoingEmailsDatabase>(
   db: Kysely<DB>,
@@ -86,30 +96,7 @@ export async function claimDueEmails<DB extends OutgoingEmailsDatabase>(
   options: { now: number; leaseMs: number; limit: number },
 ): Promise<OutgoingEmail[]> {
   const { now, leaseMs, limit } = options;
-  return table(db)
-    .transaction()
-    .execute(async (trx) => {
-      let candidates = trx
-        .selectFrom('outgoing_emails')
-        .select('id')
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
-            eb.and([eb('status', '=', 'sending'), eb('locked_until', '<', now)]),
-          ]),
-        )
-        .orderBy('next_attempt_at')
-        .limit(limit);
-      if (dialect === 'postgres') candidates = candidates.forUpdate().skipLocked();
-      const ids = (await candidates.execute()).map((r) => r.id);
-      if (ids.length === 0) return [];
-      return trx
-        .updateTable('outgoing_emails')
-        .set((eb) => ({ status: 'sending', locked_until: now + leaseMs, attempts: eb('attempts', '+', 1), last_attempt_at: now }))
-        .where('id', 'in', ids)
-        .returningAll()
-        .execute();
-    });
+  return claimLeased<OutgoingEmail>(db, dialect, EMAIL_QUEUE, { now, leaseMs, limit, set: { last_attempt_at: now } });
 }
 
 export async function markEmailSent<DB extends OutgoingEmailsDatabase>(db: Kysely<DB>, id: string, now: number) {
@@ -138,6 +125,16 @@ export function recipientsOf(email: Pick<OutgoingEmail, 'to_addresses'>): string
   try {
     const value = JSON.parse(email.to_addresses);
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function attachmentsOf(email: Pick<OutgoingEmail, 'attachments'>): MailAttachment[] {
+  if (!email.attachments) return [];
+  try {
+    const value = JSON.parse(email.attachments);
+    return Array.isArray(value) ? (value as MailAttachment[]) : [];
   } catch {
     return [];
   }

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
-import type { OutboxEvent } from '../events/dispatcher.js';
 import type { OutboxDatabase } from '../events/outbox.js';
-import type { Broadcaster, EventSink } from './broadcaster.js';
+import type { Broadcaster, EventSink, RealtimeEvent } from './broadcaster.js';
 
 export interface PostgresBroadcasterOptions {
   /** The service's pool: NOTIFY and event reads go through it (its search_path picks the schema). */
@@ -49,7 +48,7 @@ export class PostgresBroadcaster implements Broadcaster {
     this.reconnectDelay = options.reconnectDelayMs ?? 500;
   }
 
-  publish(event: OutboxEvent): void {
+  publish(event: RealtimeEvent): void {
     if (this.stopped || this.channel === null) return;
     this.queue.push(event.id);
     this.scheduleFlush();

@@ -1,9 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
-import type { OutboxEvent } from '../events/dispatcher.js';
 import type { OutboxDatabase } from '../events/outbox.js';
 import { PostgresBroadcaster } from './broadcaster.postgres.js';
+
+/** A committed event as the realtime hub pushes it: `payload` is its snapshot (what webhooks send). */
+export interface RealtimeEvent {
+  id: number;
+  accountId: number | null;
+  name: string;
+  payload: Record<string, unknown>;
+  origin: string | null;
+  createdAt: number;
+}
 
 /**
  * Carries committed events to the realtime hub of every instance of a service (this one
@@ -12,7 +21,7 @@ import { PostgresBroadcaster } from './broadcaster.postgres.js';
  */
 export interface Broadcaster {
   /** Announces an event whose transaction has committed. Never throws and never waits for delivery. */
-  publish(event: OutboxEvent): void;
+  publish(event: RealtimeEvent): void;
   /** Starts receiving (PostgreSQL: opens the LISTEN connection). */
   start(): Promise<void>;
   /** Sends what is still queued and stops receiving. */
@@ -20,7 +29,7 @@ export interface Broadcaster {
 }
 
 /** Receives the events a broadcaster carries (the hub's `deliver`). */
-export type EventSink = (event: OutboxEvent) => unknown;
+export type EventSink = (event: RealtimeEvent) => unknown;
 
 /**
  * One process (SQLite): events go straight to the local hub, in the order they are published.
@@ -30,7 +39,7 @@ export class LocalBroadcaster implements Broadcaster {
 
   constructor(private readonly sink: EventSink) {}
 
-  publish(event: OutboxEvent): void {
+  publish(event: RealtimeEvent): void {
     if (this.running) void this.sink(event);
   }
 

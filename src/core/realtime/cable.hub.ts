@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import WebSocket from 'ws';
-import type { OutboxEvent } from '../events/dispatcher.js';
+import type { RealtimeEvent } from './broadcaster.js';
 import {
   confirmFrame,
   disconnectFrame,
@@ -30,7 +30,7 @@ export interface CableChannel<S> {
    * subscription's messages (return shared objects: each is serialized once), or null when the
    * event is not pushed at all.
    */
-  route(event: OutboxEvent): ((subscription: S) => readonly CableMessage[]) | null;
+  route(event: RealtimeEvent): ((subscription: S) => readonly CableMessage[]) | null;
   /** Brings the subscriptions an event is about to visit up to date (cheaply: batched, rate limited). */
   refresh?(subscriptions: readonly S[]): Promise<void>;
 }
@@ -120,7 +120,7 @@ export class CableHub<S> {
   }
 
   /** Queues an event for fan-out; events are delivered one at a time, in the order given. */
-  deliver(event: OutboxEvent): Promise<void> {
+  deliver(event: RealtimeEvent): Promise<void> {
     if (this.closing) return Promise.resolve();
     if (event.accountId === null || !this.byScope.has(event.accountId)) return Promise.resolve();
     if (this.queued >= this.options.maxQueuedEvents) {
@@ -229,7 +229,7 @@ export class CableHub<S> {
     if (scoped.size === 0) this.byScope.delete(subscription.scope);
   }
 
-  private async fanOut(event: OutboxEvent): Promise<void> {
+  private async fanOut(event: RealtimeEvent): Promise<void> {
     if (event.accountId === null) return;
     const scoped = this.byScope.get(event.accountId);
     if (!scoped || scoped.size === 0) return;

@@ -30,6 +30,7 @@ async function seed() {
     created_at: createdAt,
     dispatched_at: dispatchedAt,
     dispatch_error: null,
+    refs: '{}',
   });
   await t.db
     .insertInto('outbox_events')
@@ -79,6 +80,8 @@ async function seed() {
     subject: label,
     text_body: 'x',
     html_body: null,
+    reply_to: null,
+    attachments: null,
     status: status as never,
     attempts: 1,
     next_attempt_at: createdAt,
@@ -100,32 +103,35 @@ const names = async () => ({
   emails: (await t.db.selectFrom('outgoing_emails').select('subject').orderBy('subject').execute()).map((r) => r.subject),
 });
 
-const pruner = (retentionDays: number, batchSize = 2) =>
-  new HistoryPruner({ db: t.db, logger: t.app.log, retentionMs: retentionDays * DAY, batchSize, clock: () => NOW });
+const pruner = (retentionDays: number, batchSize = 2) => {
+  const p = new HistoryPruner({ db: t.db, retentionMs: retentionDays * DAY, batchSize });
+  return { prune: () => p.prune(NOW) };
+};
+const counts = (events: number, deliveries: number, emails: number) => ({ events, deliveries, emails, retries: 0, jobs: 0 });
 
 describe('HistoryPruner', () => {
   it('deletes ended history older than the retention, in batches, and keeps everything pending, in flight or recent', async () => {
     await seed();
-    expect(await pruner(30).prune()).toEqual({ events: 3, deliveries: 3, emails: 2 });
+    expect(await pruner(30).prune()).toEqual(counts(3, 3, 2));
     expect(await names()).toEqual({
       events: ['old-undispatched', 'recent-dispatched'],
       deliveries: ['old-delivering', 'old-pending', 'recent-succeeded'],
       emails: ['old-pending', 'recent-sent'],
     });
     // Nothing left to prune: a second run deletes nothing.
-    expect(await pruner(30).prune()).toEqual({ events: 0, deliveries: 0, emails: 0 });
+    expect(await pruner(30).prune()).toEqual(counts(0, 0, 0));
   });
 
   it('keeps everything when the retention is 0 (HISTORY_RETENTION_DAYS=0)', async () => {
     await seed();
     const before = await names();
-    expect(await pruner(0).prune()).toEqual({ events: 0, deliveries: 0, emails: 0 });
+    expect(await pruner(0).prune()).toEqual(counts(0, 0, 0));
     expect(await names()).toEqual(before);
   });
 
   it('a longer retention keeps more', async () => {
     await seed();
-    expect(await pruner(60, 1000).prune()).toEqual({ events: 0, deliveries: 0, emails: 0 });
-    expect(await pruner(30, 1000).prune()).toEqual({ events: 3, deliveries: 3, emails: 2 });
+    expect(await pruner(60, 1000).prune()).toEqual(counts(0, 0, 0));
+    expect(await pruner(30, 1000).prune()).toEqual(counts(3, 3, 2));
   });
 });

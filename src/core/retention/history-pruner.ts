@@ -1,5 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
+import type { JobDefinition } from '../jobs/jobs.js';
 import type { OutboxTable } from '../events/outbox.js';
 import type { OutgoingEmailsTable } from '../mail/outgoing-emails.js';
 import type { WebhookDeliveriesTable } from '../webhooks/deliveries.js';
@@ -15,84 +15,65 @@ export interface PruneCounts {
   events: number;
   deliveries: number;
   emails: number;
+  retries: number;
+  jobs: number;
 }
 
 export interface HistoryPrunerOptions {
   db: Kysely<any>;
-  logger: FastifyBaseLogger;
   /** How long finished history is kept (ms); 0 keeps it forever. */
   retentionMs: number;
-  /** How often to prune (ms; default an hour). */
-  intervalMs?: number;
   /** Rows per DELETE statement (default 1,000): short statements, so writers never wait long. */
   batchSize?: number;
-  clock?: () => number;
 }
 
+const NOTHING: PruneCounts = { events: 0, deliveries: 0, emails: 0, retries: 0, jobs: 0 };
+
 /**
- * Deletes the history of the outbox and the delivery queues once it is older than the retention:
- * dispatched outbox events, webhook deliveries that ended (succeeded, failed, cancelled), e-mails
- * that ended (sent, failed). Anything still pending or in flight is never touched. Each table is
- * pruned in batches of short DELETE statements served by an index on (status, created_at) or
- * (dispatched_at, id), so pruning never scans a table nor holds a long lock. Every instance may run
- * it: two instances deleting the same rows is harmless.
+ * Deletes the history of the outbox and the queues once it is older than the retention:
+ * dispatched outbox events (unless a listener retry of theirs is still to run), webhook deliveries
+ * and e-mails that ended, listener retries and one-off jobs that ended. Anything pending or in
+ * flight is never touched. Each table is pruned in batches of short DELETE statements served by an
+ * index on the time column, so pruning never scans a table nor holds a long lock. Every instance
+ * may run it: two instances deleting the same rows is harmless. It runs as the hourly job
+ * `core.history_retention` (see `historyRetentionJob`).
  */
 export class HistoryPruner {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<PruneCounts> | null = null;
-
   constructor(private readonly options: HistoryPrunerOptions) {}
 
-  start(): void {
-    if (this.options.retentionMs <= 0 || this.timer) return;
-    this.timer = setInterval(() => void this.runSafely(), this.options.intervalMs ?? 60 * 60_000);
-    this.timer.unref?.();
-    void this.runSafely();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
-  }
-
-  /** Prunes now (tests and tools); concurrent calls share one run. */
-  prune(): Promise<PruneCounts> {
-    if (!this.running) this.running = this.pruneOnce().finally(() => (this.running = null));
-    return this.running;
-  }
-
-  private async runSafely(): Promise<void> {
-    try {
-      const counts = await this.prune();
-      if (counts.events + counts.deliveries + counts.emails > 0) this.options.logger.info({ pruned: counts }, 'history pruned');
-    } catch (err) {
-      this.options.logger.warn({ err }, 'history pruning failed');
-    }
-  }
-
-  private async pruneOnce(): Promise<PruneCounts> {
-    if (this.options.retentionMs <= 0) return { events: 0, deliveries: 0, emails: 0 };
-    const cutoff = (this.options.clock ?? Date.now)() - this.options.retentionMs;
+  async prune(now: number): Promise<PruneCounts> {
+    if (this.options.retentionMs <= 0) return NOTHING;
+    const cutoff = now - this.options.retentionMs;
     const batch = this.options.batchSize ?? 1000;
-    const prune = (table: keyof HistoryTables, time: 'created_at' | 'dispatched_at', endedStatuses?: string[]) =>
+    const db = this.options.db;
+    const prune = (table: string, time: string, narrow?: (q: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any>) =>
       this.inBatches(async () => {
-        // The tables differ (only two have a status): the builder is untyped here.
-        const result = await this.options.db
+        const result = await db
           .deleteFrom(table)
           .where('id', 'in', (eb: ExpressionBuilder<any, any>) => {
             let ids = eb.selectFrom(table).select('id').where(time, 'is not', null).where(time, '<', cutoff);
-            if (endedStatuses) ids = ids.where('status', 'in', endedStatuses);
+            if (narrow) ids = narrow(ids);
             return ids.limit(batch);
           })
           .executeTakeFirst();
         return Number(result.numDeletedRows);
       }, batch);
 
-    const deliveries = await prune('webhook_deliveries', 'created_at', ['succeeded', 'failed', 'cancelled']);
-    const emails = await prune('outgoing_emails', 'created_at', ['sent', 'failed']);
-    const events = await prune('outbox_events', 'dispatched_at'); // undispatched events have no dispatched_at
-    return { events, deliveries, emails };
+    const deliveries = await prune('webhook_deliveries', 'created_at', (q) => q.where('status', 'in', ['succeeded', 'failed', 'cancelled']));
+    const emails = await prune('outgoing_emails', 'created_at', (q) => q.where('status', 'in', ['sent', 'failed']));
+    const retries = await prune('outbox_retries', 'finished_at', (q) => q.where('status', 'in', ['succeeded', 'failed']));
+    const jobs = await prune('jobs', 'finished_at', (q) => q.where('status', 'in', ['done', 'failed']).where('recurrence', 'is', null));
+    // Undispatched events have no dispatched_at; an event with a retry still to run is kept for it.
+    const events = await prune('outbox_events', 'dispatched_at', (q) =>
+      q.where((eb) =>
+        eb.not(
+          eb.exists(
+            eb.selectFrom('outbox_retries').select('outbox_retries.id').whereRef('outbox_retries.event_id', '=', 'outbox_events.id').where('outbox_retries.status', 'in', ['pending', 'running']),
+          ),
+        ),
+      ),
+    );
+    return { events, deliveries, emails, retries, jobs };
   }
 
   /** Repeats a batch delete until one deletes fewer rows than a full batch. */
@@ -105,4 +86,17 @@ export class HistoryPruner {
       await new Promise((resolve) => setImmediate(resolve)); // let requests in between batches
     }
   }
+}
+
+/** The hourly job that prunes history older than HISTORY_RETENTION_DAYS (0 keeps everything). */
+export function historyRetentionJob(db: Kysely<any>, retentionMs: number): JobDefinition {
+  const pruner = new HistoryPruner({ db, retentionMs });
+  return {
+    name: 'core.history_retention',
+    schedule: { every: 60 * 60_000 },
+    async handle(_job, context) {
+      const counts = await pruner.prune(context.now);
+      if (Object.values(counts).some((n) => n > 0)) context.logger.info({ pruned: counts }, 'history pruned');
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
+import { claimLeased, type LeasedQueue } from '../jobs/lease.js';
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed' | 'cancelled';
 
@@ -44,10 +45,12 @@ export interface NewDelivery {
   payload: unknown;
 }
 
+const DELIVERY_QUEUE: LeasedQueue = { table: 'webhook_deliveries', waiting: 'pending', running: 'delivering', dueColumn: 'next_attempt_at' };
+
 const table = <DB extends DeliveriesDatabase>(q: Kysely<DB>) => q as unknown as Kysely<DeliveriesDatabase>;
 
 /** Queues a delivery; call it inside the transaction that decided it (the dispatch transaction). */
-export async function enqueueDelivery<DB extends DeliveriesDatabase>(trx: Kysely<DB>, d: NewDelivery): Promise<string> {
+export async function enqueueDelivery(trx: Kysely<any>, d: NewDelivery): Promise<string> {
   const id = `msg_${randomUUID().replace(/-/g, '')}`;
   const now = Date.now();
   await table(trx)
@@ -76,9 +79,8 @@ export async function enqueueDelivery<DB extends DeliveriesDatabase>(trx: Kysely
 }
 
 /**
- * Claims up to `limit` deliveries that are due (or whose worker's lease expired), skipping the
- * subscribers in `busy`; each claimed row gets a lease and one more attempt. PostgreSQL skips rows
- * other instances hold, so no delivery is claimed twice at the same time.
+ * Claims up to `limit` deliveries that are due (or whose worker's lease ran out), skipping the
+ * subscribers in `busy`; each claimed row gets a lease and one more attempt (core/jobs/lease.ts).
  */
 export async function claimDue<DB extends DeliveriesDatabase>(
   db: Kysely<DB>,
@@ -86,35 +88,14 @@ export async function claimDue<DB extends DeliveriesDatabase>(
   options: { now: number; leaseMs: number; limit: number; busy: readonly string[] },
 ): Promise<Delivery[]> {
   const { now, leaseMs, limit, busy } = options;
-  return table(db)
-    .transaction()
-    .execute(async (trx) => {
-      let candidates = trx
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
-            eb.and([eb('status', '=', 'delivering'), eb('locked_until', '<', now)]),
-          ]),
-        )
-        .orderBy('next_attempt_at')
-        .limit(limit);
-      if (busy.length > 0) {
-        candidates = candidates.where((eb) =>
-          eb.not(eb(eb.fn('concat', ['subscriber_type', eb.val(':'), 'subscriber_id']), 'in', busy)),
-        );
-      }
-      if (dialect === 'postgres') candidates = candidates.forUpdate().skipLocked();
-      const ids = (await candidates.execute()).map((r) => r.id);
-      if (ids.length === 0) return [];
-      return trx
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({ status: 'delivering', locked_until: now + leaseMs, attempts: eb('attempts', '+', 1), last_attempt_at: now }))
-        .where('id', 'in', ids)
-        .returningAll()
-        .execute();
-    });
+  return claimLeased<Delivery>(db, dialect, DELIVERY_QUEUE, {
+    now,
+    leaseMs,
+    limit,
+    set: { last_attempt_at: now },
+    where: (q) =>
+      busy.length === 0 ? q : q.where((eb) => eb.not(eb(eb.fn('concat', ['subscriber_type', eb.val(':'), 'subscriber_id']), 'in', busy))),
+  });
 }
 
 export async function markSucceeded<DB extends DeliveriesDatabase>(db: Kysely<DB>, id: string, statusCode: number, now: number) {
@@ -153,8 +134,8 @@ export async function markCancelled<DB extends DeliveriesDatabase>(db: Kysely<DB
 }
 
 /** The recent deliveries of one subscriber, newest first. */
-export async function listDeliveries<DB extends DeliveriesDatabase>(
-  db: Kysely<DB>,
+export async function listDeliveries(
+  db: Kysely<any>,
   accountId: number | null,
   subscriberType: string,
   subscriberId: number,

@@ -1,24 +1,30 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * Signature headers of one webhook delivery attempt, in both conventions receivers use:
+ * Signature headers of one webhook delivery attempt, in both conventions receivers use (Chatwoot's
+ * only for the conversation service, whose receivers expect them):
  * - Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>`
  * - Chatwoot: `X-Chatwoot-Signature: sha256=<hex HMAC-SHA256(secret, timestamp.body)>`,
  *   `X-Chatwoot-Timestamp`, `X-Chatwoot-Delivery`.
  * `deliveryId` is the same on every retry of a delivery; the timestamp is that of the attempt.
  */
-export function signatureHeaders(secret: string, deliveryId: string, timestampSeconds: number, body: string): Record<string, string> {
+export function signatureHeaders(
+  secret: string,
+  deliveryId: string,
+  timestampSeconds: number,
+  body: string,
+  options: { chatwoot: boolean } = { chatwoot: true },
+): Record<string, string> {
   const ts = String(timestampSeconds);
   const standard = createHmac('sha256', secret).update(`${deliveryId}.${ts}.${body}`).digest('base64');
-  const chatwoot = createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex');
-  return {
-    'webhook-id': deliveryId,
-    'webhook-timestamp': ts,
-    'webhook-signature': `v1,${standard}`,
-    'x-chatwoot-signature': `sha256=${chatwoot}`,
-    'x-chatwoot-timestamp': ts,
-    'x-chatwoot-delivery': deliveryId,
-  };
+  const headers: Record<string, string> = { 'webhook-id': deliveryId, 'webhook-timestamp': ts, 'webhook-signature': `v1,${standard}` };
+  if (options.chatwoot) {
+    const chatwoot = createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex');
+    headers['x-chatwoot-signature'] = `sha256=${chatwoot}`;
+    headers['x-chatwoot-timestamp'] = ts;
+    headers['x-chatwoot-delivery'] = deliveryId;
+  }
+  return headers;
 }
 
 /** Verifies a Standard Webhooks signature header (as a receiver would). */

@@ -28,6 +28,8 @@ export interface DeliveryWorkerOptions<DB extends DeliveriesDatabase> {
   concurrency?: number;
   perSubscriber?: number;
   userAgent?: string;
+  /** Adds Chatwoot's X-Chatwoot-* signature headers (the conversation service's receivers expect them). */
+  chatwootHeaders?: boolean;
 }
 
 export const DEFAULT_RETRY_DELAYS_MS = [10_000, 60_000, 300_000] as const;
@@ -167,7 +169,7 @@ export class DeliveryWorker<DB extends DeliveriesDatabase> {
       const headers = {
         'content-type': 'application/json',
         'user-agent': this.options.userAgent ?? 'Ponte-Webhooks/1.0',
-        ...signatureHeaders(secret, delivery.id, Math.floor(started / 1000), delivery.payload),
+        ...signatureHeaders(secret, delivery.id, Math.floor(started / 1000), delivery.payload, { chatwoot: this.options.chatwootHeaders ?? false }),
       };
       const response = await fetch(delivery.url, {
         method: 'POST',

@@ -1,7 +1,6 @@
+import type { CoreTables } from '../../core/db/core-tables.js';
+import type { WebhooksTable } from '../../core/webhooks/subscriptions.js';
 import type { Generated, Selectable } from 'kysely';
-import type { OutboxTable } from '../../core/events/outbox.js';
-import type { OutgoingEmailsTable } from '../../core/mail/outgoing-emails.js';
-import type { WebhookDeliveriesTable } from '../../core/webhooks/deliveries.js';
 
 /**
  * Row types of the finance service's tables (see migrations/). Timestamps are epoch milliseconds,
@@ -181,15 +180,6 @@ export interface ContractsTable {
 }
 
 /** A finance webhook: `events` is a JSON array of event names; `secret` signs its deliveries. */
-export interface FinanceWebhooksTable {
-  id: Generated<number>;
-  account_id: number;
-  url: string;
-  events: string;
-  secret: string;
-  created_at: number;
-  updated_at: number;
-}
 
 export type NotificationType = 'bill_due_soon' | 'bill_overdue' | 'payment_confirmed' | 'accountant_sent' | 'system';
 
@@ -250,23 +240,19 @@ export interface JobRunsTable {
   summary: string | null;
 }
 
-export interface FinanceDatabase {
-  outbox_events: OutboxTable;
-  webhook_deliveries: WebhookDeliveriesTable;
-  outgoing_emails: OutgoingEmailsTable;
+export interface FinanceDatabase extends CoreTables {
   users: UsersTable;
   accounts: AccountsTable;
   memberships: MembershipsTable;
   refresh_tokens: RefreshTokensTable;
   password_resets: PasswordResetsTable;
   invitations: InvitationsTable;
-  rate_limit_buckets: RateLimitBucketsTable;
   smtp_settings: SmtpSettingsTable;
   transactions: TransactionsTable;
   bills: BillsTable;
   invoices: InvoicesTable;
   contracts: ContractsTable;
-  webhooks: FinanceWebhooksTable;
+  webhooks: WebhooksTable;
   notifications: NotificationsTable;
   notification_preferences: NotificationPreferencesTable;
   accountant_settings: AccountantSettingsTable;
@@ -284,7 +270,6 @@ export type Transaction = Selectable<TransactionsTable>;
 export type Bill = Selectable<BillsTable>;
 export type Invoice = Selectable<InvoicesTable>;
 export type Contract = Selectable<ContractsTable>;
-export type FinanceWebhook = Selectable<FinanceWebhooksTable>;
 export type Notification = Selectable<NotificationsTable>;
 export type NotificationPreferences = Selectable<NotificationPreferencesTable>;
 export type AccountantSettings = Selectable<AccountantSettingsTable>;

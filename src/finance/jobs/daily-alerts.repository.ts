@@ -95,38 +95,3 @@ export function overdueInvoices(q: Q, query: { accountId?: number; today: string
   if (query.accountId !== undefined) select = select.where('account_id', '=', query.accountId);
   return select.orderBy('id').limit(query.limit).execute();
 }
-
-/**
- * Claims the run of `name` for `day`; true for the one caller (of any instance) whose insert won,
- * or who took over a run that started before `staleBefore` and never finished (its instance died
- * mid-run; the job is idempotent, so finishing it again is safe).
- */
-export async function claimJobRun(q: Q, name: string, day: string, now: number, staleBefore: number): Promise<boolean> {
-  // One statement: the insert, or the takeover of a stale unfinished run (an upsert whose update
-  // applies only when its WHERE holds); anything else leaves the row alone and counts 0.
-  const result = await q
-    .insertInto('job_runs')
-    .values({ name, day, started_at: now, finished_at: null, summary: null })
-    .onConflict((oc) =>
-      oc
-        .columns(['name', 'day'])
-        .doUpdateSet({ started_at: now })
-        .where('job_runs.finished_at', 'is', null)
-        .where('job_runs.started_at', '<', staleBefore),
-    )
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-}
-
-export async function finishJobRun(q: Q, name: string, day: string, now: number, summary: unknown): Promise<void> {
-  await q
-    .updateTable('job_runs')
-    .set({ finished_at: now, summary: JSON.stringify(summary) })
-    .where('name', '=', name)
-    .where('day', '=', day)
-    .execute();
-}
-
-export async function findJobRun(q: Q, name: string, day: string) {
-  return q.selectFrom('job_runs').selectAll().where('name', '=', name).where('day', '=', day).executeTakeFirst();
-}

@@ -12,6 +12,8 @@ import {
   type FinanceTestUser,
 } from '../../../test/helpers/finance-factories.js';
 import { addDays, utcDay } from '../calendar.js';
+import { JobRunner } from '../../core/jobs/jobs.js';
+import { dailyJob } from './daily-schedule.js';
 import { DailyAlertsJob } from './daily-alerts.js';
 
 let t: FinanceTestApp;
@@ -37,6 +39,12 @@ async function billIdsOf(user: FinanceTestUser, type: string): Promise<string[]>
 }
 
 const sorted = (...ids: string[]) => [...ids].sort();
+
+/** The scheduler with the daily job as the background defines it, on this app's database, with its own clock (not started). */
+async function jobRunnerOf(app: FinanceTestApp, clock: () => number) {
+  const { deps, services } = await financeServicesOf(app);
+  return new JobRunner({ db: app.db, dialect: app.dialect, logger: app.app.log, clock, definitions: [dailyJob(services.dailyAlerts)] });
+}
 
 /** The job as the background builds it, on this app's database, with its own clock. */
 async function jobAt(app: FinanceTestApp, now: number) {
@@ -161,62 +169,40 @@ describe('the daily job with its own clock', () => {
   });
 });
 
-describe('once a day, across instances', () => {
-  it('takes over a run whose instance died (claimed, never finished) once the claim is an hour old', async () => {
-    const account = await newFinanceAccount(t);
-    const bill = await newFinanceBill(t, account.admin.accessToken, { dueDate: '2024-03-01' });
-    const day = '2024-03-05';
-    const startedAt = Date.parse(`${day}T00:01:00Z`);
-    // An instance claimed the day and died before finishing.
-    await t.db.insertInto('job_runs').values({ name: 'daily-alerts', day, started_at: startedAt, finished_at: null, summary: null }).execute();
-
-    const soon = startedAt + 30 * 60_000;
-    expect(await (await jobAt(t, soon)).runIfDue(soon)).toBeNull(); // it may still be running
-    expect(await billIdsOf(account.admin, 'bill_overdue')).toEqual([]);
-
-    const later = startedAt + 61 * 60_000;
-    const summary = await (await jobAt(t, later)).runIfDue(later);
-    expect(summary).toMatchObject({ day, accountId: null, billOverdue: expect.any(Number) });
-    expect(await billIdsOf(account.admin, 'bill_overdue')).toEqual([bill.id]);
-    const row = await t.db.selectFrom('job_runs').selectAll().where('day', '=', day).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ started_at: later, finished_at: expect.any(Number) });
-    expect(await (await jobAt(t, later + 60_000)).runIfDue(later + 60_000)).toBeNull(); // finished: not again
-  });
-
-  it('the job_runs claim lets exactly one of two instances run a day; the background runs it at start', async () => {
+describe('once a day, on the scheduler', () => {
+  it('runs on one of two instances, at start and then at 00:05 UTC each day; a dead instance\'s run is taken over', async () => {
     const first = await buildFinanceTestApp();
     try {
       const second = await buildFinanceTestApp({}, { sameDatabaseAs: first });
       try {
         const account = await newFinanceAccount(first);
         const bill = await newFinanceBill(first, account.admin.accessToken, { dueDate: '2025-07-01' });
-        const now = Date.parse('2025-07-02T00:00:05Z');
-        const results = await Promise.all([(await jobAt(first, now)).runIfDue(now), (await jobAt(second, now)).runIfDue(now)]);
-        const ran = results.filter((r) => r !== null);
-        expect(ran).toHaveLength(1);
-        expect(ran[0]).toMatchObject({ day: '2025-07-02', accountId: null, billOverdue: 1 });
-        expect(await (await jobAt(first, now + 3_600_000)).runIfDue(now + 3_600_000)).toBeNull(); // later that day
-        const row = await first.db.selectFrom('job_runs').selectAll().where('day', '=', '2025-07-02').executeTakeFirstOrThrow();
-        expect(row).toMatchObject({ name: 'daily-alerts', finished_at: expect.any(Number) });
-        expect(JSON.parse(row.summary!)).toMatchObject({ billOverdue: 1 });
+        let now = Date.parse('2025-07-02T09:00:00Z');
+        const runners = await Promise.all([first, second].map((app) => jobRunnerOf(app, () => now)));
+        for (const r of runners) await r.ensureRecurring();
+        // Due at once the first time; one instance runs it, the other finds nothing due.
+        const ran = [await runners[0].runDue(), await runners[1].runDue()];
+        expect(ran.sort()).toEqual([0, 1]);
         const overdue = await first.db.selectFrom('notifications').select('data').where('type', '=', 'bill_overdue').execute();
         expect(overdue.map((n) => JSON.parse(n.data!).billId)).toEqual([bill.id]);
-
-        // A background started on the next day runs that day's job at start.
-        const nextDay = Date.parse('2025-07-03T09:00:00Z');
-        const third = await buildFinanceTestApp({}, { sameDatabaseAs: first, background: { pollIntervalMs: 20, dailyJob: { clock: () => nextDay } } });
-        try {
-          const deadline = Date.now() + 10_000;
-          let done: { finished_at: number | null } | undefined;
-          while (!(done = await first.db.selectFrom('job_runs').select('finished_at').where('day', '=', '2025-07-03').where('finished_at', 'is not', null).executeTakeFirst())) {
-            if (Date.now() > deadline) throw new Error('the background did not run the daily job');
-            await new Promise((r) => setTimeout(r, 20));
-          }
-          expect(done.finished_at).not.toBeNull();
-          expect(await third.app.financeBackground!.daily!.tick()).toBeNull(); // already done today
-        } finally {
-          await third.close();
-        }
+        const row = await first.db.selectFrom('jobs').selectAll().where('name', '=', 'finance.daily').executeTakeFirstOrThrow();
+        expect(row).toMatchObject({ status: 'pending', run_at: Date.parse('2025-07-03T00:05:00Z'), recurrence: 'daily 00:05' });
+        // Later that day: nothing; the next day at 00:05: again (and it creates nothing twice).
+        now = Date.parse('2025-07-02T23:00:00Z');
+        expect(await runners[1].runDue()).toBe(0);
+        now = Date.parse('2025-07-03T00:05:00Z');
+        expect(await runners[1].runDue()).toBe(1);
+        expect(await first.db.selectFrom('notifications').select('id').where('type', '=', 'bill_overdue').execute()).toHaveLength(1);
+        // An instance that claimed the next day's run and died: the other takes it over after the lease.
+        now = Date.parse('2025-07-04T00:05:00Z');
+        await first.db.updateTable('jobs').set({ status: 'running', locked_until: now + 30 * 60_000, attempts: 1 }).where('name', '=', 'finance.daily').execute();
+        expect(await runners[0].runDue()).toBe(0);
+        now += 30 * 60_000 + 1;
+        expect(await runners[0].runDue()).toBe(1);
+        expect(await first.db.selectFrom('jobs').select(['status', 'run_at']).where('name', '=', 'finance.daily').executeTakeFirstOrThrow()).toEqual({
+          status: 'pending',
+          run_at: Date.parse('2025-07-05T00:05:00Z'),
+        });
       } finally {
         await second.close();
       }

@@ -7,10 +7,7 @@ import * as repo from './daily-alerts.repository.js';
 import type { BillAlertCandidate } from './daily-alerts.repository.js';
 import { addDays, centsText, utcDay } from '../calendar.js';
 
-export const DAILY_JOB_NAME = 'daily-alerts';
 const BATCH = 500;
-/** A claimed run that has not finished after this long is taken to be dead and may be taken over. */
-export const STALE_RUN_MS = 60 * 60_000;
 
 /** What one run did. */
 export interface DailyJobSummary {
@@ -41,8 +38,9 @@ export interface DailyAlertsServices {
  * - issued invoices past due become overdue through `InvoicesService.markOverdue` (which records
  *   `invoice.overdue` once: only from issued);
  * - automatic accountant reports due today are sent (claimed per account and month).
- * The background runs it once a UTC day (the `job_runs` row claimed with insert-on-conflict);
- * administrators run it for their own account on demand (POST /api/notifications/run-daily-job).
+ * The background runs it once a UTC day as the recurring job `finance.daily` (core/jobs: one run
+ * across instances, taken over after a dead instance's lease); administrators run it for their
+ * own account on demand (POST /api/notifications/run-daily-job).
  */
 export class DailyAlertsJob {
   constructor(
@@ -50,30 +48,6 @@ export class DailyAlertsJob {
     private readonly services: DailyAlertsServices,
     private readonly clock: () => number = Date.now,
   ) {}
-
-  /**
-   * The background's entry: runs for every account when no instance has run today's job yet.
-   * Returns null when the day was already claimed (by a run that finished, or is still within
-   * STALE_RUN_MS of its start).
-   */
-  async runIfDue(now: number = this.clock()): Promise<DailyJobSummary | null> {
-    const day = utcDay(now);
-    const claimed = await repo.claimJobRun(this.deps.db, DAILY_JOB_NAME, day, now, now - STALE_RUN_MS);
-    if (!claimed) return null;
-    try {
-      const summary = await this.run({}, now);
-      await repo.finishJobRun(this.deps.db, DAILY_JOB_NAME, day, this.clock(), summary);
-      return summary;
-    } catch (err) {
-      await repo.finishJobRun(this.deps.db, DAILY_JOB_NAME, day, this.clock(), { error: err instanceof Error ? err.message : String(err) });
-      throw err;
-    }
-  }
-
-  /** Whether today's run (UTC) was claimed already (tests and tools). */
-  async ranOn(day: string) {
-    return repo.findJobRun(this.deps.db, DAILY_JOB_NAME, day);
-  }
 
   /** One run for every account (`{}`) or one (`{accountId}`), as of `now`. Idempotent. */
   async run(scope: { accountId?: number }, now: number = this.clock()): Promise<DailyJobSummary> {

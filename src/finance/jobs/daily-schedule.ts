@@ -1,62 +1,23 @@
-import type { FastifyBaseLogger } from 'fastify';
-import { utcDay } from '../calendar.js';
-import type { DailyAlertsJob, DailyJobSummary } from './daily-alerts.js';
+import type { JobDefinition } from '../../core/jobs/jobs.js';
+import type { DailyAlertsJob } from './daily-alerts.js';
 
-export interface DailyScheduleOptions {
-  /** How often the background looks whether today's run is still to do (ms; default 5 minutes). */
-  checkIntervalMs?: number;
-  /** The clock of the schedule (tests). */
-  clock?: () => number;
-}
+export const DAILY_JOB_NAME = 'finance.daily';
 
 /**
- * Runs the daily job once a UTC day: at start (when no instance has run it today) and then at the
- * first check after midnight UTC. Which instance runs it is settled by the `job_runs` claim, so
- * every instance may run this schedule. A run whose instance died is taken over by another once
- * its claim is stale (an hour). Failures are logged and end the day's run (the next day's run
- * catches up: overdue bills stay overdue, due-soon windows span several days).
+ * The daily job on the scheduler: due at once the first time a database has it, then every day at
+ * 00:05 UTC. The job queue runs it on one instance at a time (a dead instance's run is taken over
+ * when its lease runs out); the job is idempotent, so a run taken over creates nothing twice. A
+ * failed run is retried after the usual delays, then waits for the next day (overdue bills stay
+ * overdue and due-soon windows span several days, so the next run catches up).
  */
-export function createDailySchedule(job: DailyAlertsJob, logger: FastifyBaseLogger, options: DailyScheduleOptions = {}) {
-  const clock = options.clock ?? Date.now;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<DailyJobSummary | null> | null = null;
-  let lastDay: string | null = null;
-
-  const tick = (): Promise<DailyJobSummary | null> => {
-    if (running) return running;
-    const now = clock();
-    const day = utcDay(now);
-    if (day === lastDay) return Promise.resolve(null);
-    running = job
-      .runIfDue(now)
-      .then(async (summary) => {
-        if (summary) logger.info({ summary }, 'finance daily job done');
-        // Another instance holds today's claim: look again at the next check until its run has
-        // finished, so a run whose instance died is taken over once its claim goes stale.
-        if (summary || (await job.ranOn(day))?.finished_at != null) lastDay = day;
-        return summary;
-      })
-      .catch((err) => {
-        lastDay = day;
-        logger.error({ err, day }, 'finance daily job failed');
-        return null;
-      })
-      .finally(() => (running = null));
-    return running;
-  };
-
+export function dailyJob(job: DailyAlertsJob): JobDefinition {
   return {
-    /** Looks now (tests); resolves with the summary when this call ran the job. */
-    tick,
-    start() {
-      void tick();
-      timer = setInterval(() => void tick(), options.checkIntervalMs ?? 5 * 60_000);
-      timer.unref?.();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
+    name: DAILY_JOB_NAME,
+    schedule: { daily: '00:05' },
+    leaseMs: 30 * 60_000,
+    async handle(_run, context) {
+      const summary = await job.run({}, context.now);
+      context.logger.info({ summary }, 'finance daily job done');
     },
   };
 }

@@ -1,51 +1,51 @@
-import type { EventListener, OutboxEvent } from '../../core/events/dispatcher.js';
 import { centsText } from '../calendar.js';
-import type { FinanceDatabase } from '../db/schema.js';
+import type { Q } from '../context.js';
+import { financeListener } from '../events.js';
 import type { NotificationsService } from '../modules/notifications/notifications.service.js';
 
-const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
+/** What a payment notice needs to say, read from the paid bill or invoice itself. */
+export interface PaidRecord {
+  party: string | null;
+  amountCents: number;
+  currency: string | null;
+}
 
-/** The paid object of a `bill.paid` / `invoice.paid` event (its `data`, as the API presents it). */
-function paidObject(event: OutboxEvent) {
-  const data = event.payload.data;
-  if (!data || typeof data !== 'object') return null;
-  const o = data as Record<string, unknown>;
-  const id = text(o.id);
-  if (!id) return null;
-  const cents = typeof o.amount === 'number' && Number.isFinite(o.amount) ? Math.round(o.amount * 100) : null;
-  const price = cents === null ? null : [text(o.currency), centsText(cents)].filter(Boolean).join(' ');
-  return { id, o, price };
+/** Where the paid records are read (the bills and invoices modules). */
+export interface PaidRecords {
+  bill(q: Q, accountId: number, id: number): Promise<PaidRecord | undefined>;
+  invoice(q: Q, accountId: number, id: number): Promise<PaidRecord | undefined>;
 }
 
 /**
  * `payment_confirmed` notifications: when a bill (internal `bill.paid`) or an invoice
  * (`invoice.paid`) is paid, every member of the account whose `paymentConfirmed` preference is on
- * gets one. Written inside the dispatch transaction, so exactly once per event; the dedupe key
- * `payment_confirmed:<bill|invoice>:<id>` also keeps it once per paid bill or invoice. The text
- * comes from the event's `data` (the bill or invoice as it was when paid); no other lookup.
+ * gets one. Written in the event's transaction, so exactly once per event; the dedupe key
+ * `payment_confirmed:<bill|invoice>:<id>` also keeps it once per paid bill or invoice. The text is
+ * built from the record itself (read by id, in cents), never from the webhook body.
  */
-export function notificationsListener(notifications: NotificationsService): EventListener<FinanceDatabase> {
-  return {
+export function notificationsListener(notifications: NotificationsService, records: PaidRecords) {
+  return financeListener({
     name: 'notifications',
-    async inTransaction(trx, event) {
-      if (event.accountId === null || (event.name !== 'bill.paid' && event.name !== 'invoice.paid')) return;
-      const paid = paidObject(event);
-      if (!paid) return;
+    events: ['bill.paid', 'invoice.paid'],
+    async handle(trx, event) {
+      if (event.accountId === null) return;
       const isBill = event.name === 'bill.paid';
-      const who = isBill ? text(paid.o.supplier) : text(paid.o.customer);
-      const message = [isBill ? 'Bill' : 'Invoice', who && (isBill ? `from ${who}` : `to ${who}`), paid.price && `of ${paid.price}`, 'was paid']
-        .filter(Boolean)
-        .join(' ');
+      const id = 'billId' in event.refs ? event.refs.billId : event.refs.invoiceId;
+      const paid = isBill ? await records.bill(trx, event.accountId, id) : await records.invoice(trx, event.accountId, id);
+      if (!paid) return; // deleted since
+      const price = [paid.currency, centsText(paid.amountCents)].filter(Boolean).join(' ');
+      const who = paid.party && (isBill ? `from ${paid.party}` : `to ${paid.party}`);
+      const message = [isBill ? 'Bill' : 'Invoice', who, `of ${price}`, 'was paid'].filter(Boolean).join(' ');
       await notifications.notifyMembers(trx, {
         accountId: event.accountId,
         type: 'payment_confirmed',
         preference: 'payment_confirmed',
         title: isBill ? 'Bill payment confirmed' : 'Invoice payment confirmed',
         message,
-        data: JSON.stringify(isBill ? { billId: paid.id, eventId: String(event.id) } : { invoiceId: paid.id, eventId: String(event.id) }),
-        dedupeKey: `payment_confirmed:${isBill ? 'bill' : 'invoice'}:${paid.id}`,
+        data: JSON.stringify(isBill ? { billId: String(id), eventId: String(event.id) } : { invoiceId: String(id), eventId: String(event.id) }),
+        dedupeKey: `payment_confirmed:${isBill ? 'bill' : 'invoice'}:${id}`,
         createdAt: Date.now(),
       });
     },
-  };
+  });
 }

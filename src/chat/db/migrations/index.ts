@@ -7,6 +7,7 @@ import { migration0005HistoryIndexes } from './0005_history_indexes.js';
 import { migration0006RateLimits } from './0006_rate_limits.js';
 import { migration0007InboxHmac } from './0007_inbox_hmac.js';
 import { migration0008ConversationCountsIndex } from './0008_conversation_counts_index.js';
+import { migration0009Backbone } from './0009_backbone.js';
 
 /** Every migration of the conversation service, in order. Names never change once released. */
 export const chatMigrations: Record<string, PortableMigration> = {
@@ -18,4 +19,5 @@ export const chatMigrations: Record<string, PortableMigration> = {
   '0006_rate_limits': migration0006RateLimits,
   '0007_inbox_hmac': migration0007InboxHmac,
   '0008_conversation_counts_index': migration0008ConversationCountsIndex,
+  '0009_backbone': migration0009Backbone,
 };

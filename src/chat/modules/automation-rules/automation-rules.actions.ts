@@ -1,6 +1,6 @@
 import { HttpError, invalidField, unprocessable } from '../../../core/http/errors.js';
 import { enqueueEmail } from '../../../core/mail/outgoing-emails.js';
-import type { AccountContext, ChatDeps, Q } from '../../context.js';
+import type { AccountContext, ChatDeps, Q, Trx } from '../../context.js';
 import type { AgentsService } from '../agents/agents.service.js';
 import { normalizeLabels } from '../contacts/contact-labels.service.js';
 import type { ConversationChangesService } from '../conversations/conversation-changes.service.js';
@@ -101,7 +101,7 @@ function idOf(value: string | number, fail: (message: string) => never): number 
   return Number.isInteger(n) && n >= 1 && n <= 2147483647 ? n : fail('must be an id');
 }
 
-/** The services an action runs through, all bound to the dispatch transaction. */
+/** The services an action runs through (each call joins the event's transaction). */
 export interface ActionServices {
   conversations: ConversationsService;
   conversationChanges: ConversationChangesService;
@@ -121,47 +121,47 @@ export interface ActionTarget {
  * events, with origin 'automation'). `send_email` only queues the e-mail (core/mail): it is sent
  * by the mail worker after the dispatch transaction commits.
  */
-export async function applyAction(db: Q, deps: ChatDeps, services: ActionServices, target: ActionTarget, action: StoredAction): Promise<void> {
+export async function applyAction(trx: Trx, deps: ChatDeps, services: ActionServices, target: ActionTarget, action: StoredAction): Promise<void> {
   const { ctx, displayId } = target;
   const changes = services.conversationChanges;
   const params = action.action_params;
   switch (action.action_name) {
     case 'assign_agent':
-      await changes.assign(ctx, displayId, { assignee_id: Number(params[0]) });
+      await changes.assign(ctx, displayId, { assignee_id: Number(params[0]) }, trx);
       return;
     case 'assign_team':
-      await changes.assign(ctx, displayId, { team_id: Number(params[0]) });
+      await changes.assign(ctx, displayId, { team_id: Number(params[0]) }, trx);
       return;
     case 'add_label': {
-      const current = await changes.labels(ctx, displayId);
+      const current = await changes.labels(ctx, displayId, trx);
       const next = [...new Set([...current, ...params.map(String)])];
       if (next.length > MAX_LABELS) throw unprocessable(`a conversation has at most ${MAX_LABELS} labels`);
-      await changes.replaceLabels(ctx, displayId, next);
+      await changes.replaceLabels(ctx, displayId, next, trx);
       return;
     }
     case 'remove_label': {
-      const current = await changes.labels(ctx, displayId);
+      const current = await changes.labels(ctx, displayId, trx);
       const removed = new Set(params.map(String));
-      await changes.replaceLabels(ctx, displayId, current.filter((l) => !removed.has(l)));
+      await changes.replaceLabels(ctx, displayId, current.filter((l) => !removed.has(l)), trx);
       return;
     }
     case 'mute_conversation':
-      await changes.mute(ctx, displayId);
+      await changes.mute(ctx, displayId, trx);
       return;
     case 'change_status':
-      await changes.toggleStatus(ctx, displayId, { status: String(params[0]) as (typeof RULE_STATUSES)[number] });
+      await changes.toggleStatus(ctx, displayId, { status: String(params[0]) as (typeof RULE_STATUSES)[number] }, trx);
       return;
     case 'change_priority':
-      await changes.togglePriority(ctx, displayId, String(params[0]) as PriorityName);
+      await changes.togglePriority(ctx, displayId, String(params[0]) as PriorityName, trx);
       return;
     case 'send_email': {
-      const conversation = await services.conversations.get(ctx, displayId, db);
+      const conversation = await services.conversations.get(ctx, displayId, trx);
       const [bundle, messages] = await Promise.all([
-        services.conversations.bundles.loadOne(db, conversation, { messages: false }),
-        services.messages.window(db, conversation, {}, { contactVisible: true }),
+        services.conversations.bundles.loadOne(trx, conversation, { messages: false }),
+        services.messages.window(trx, conversation, {}, { contactVisible: true }),
       ]);
       const email = composeRuleEmail({ rule: target.rule, eventName: target.eventName, bundle, messages, publicUrl: deps.config.chat.publicUrl });
-      await enqueueEmail(db, {
+      await enqueueEmail(trx, {
         accountId: ctx.accountId,
         source: `automation_rule:${target.rule.id}`,
         to: params.map(String),

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import type { OutboxEvent } from '../../../core/events/dispatcher.js';
-import { joinedTransaction } from '../../../core/db/joined-transaction.js';
+import type { EventOf } from '../../../core/events/dispatcher.js';
 import { HttpError } from '../../../core/http/errors.js';
-import type { AccountContext, ChatDeps, Q } from '../../context.js';
+import type { AccountContext, ChatDeps, Trx } from '../../context.js';
+import type { ChatEvents } from '../../events.js';
 import type { AutomationRule, AutomationRunOutcome } from '../../db/schema.js';
 import { applyAction, type ActionServices } from './automation-rules.actions.js';
 import { compileRuleConditions } from './automation-rules.conditions.js';
@@ -17,37 +17,34 @@ interface Target {
   messageId: number | null;
 }
 
+/** The chat events automation rules listen to. */
+export const RULE_TRIGGER_EVENTS = ['conversation_created', 'conversation_updated', 'conversation_status_changed', 'message_created'] as const;
+export type RuleTriggerEvent = EventOf<ChatEvents, (typeof RULE_TRIGGER_EVENTS)[number]>;
+
 /**
- * The rule events an outbox event triggers: conversation_status_changed is a conversation_updated,
+ * The rule events an event triggers: conversation_status_changed is a conversation_updated,
  * and also conversation_opened / conversation_resolved when the new status is open / resolved.
  */
-export function ruleEventsFor(event: Pick<OutboxEvent, 'name' | 'payload'>): RuleEvent[] {
+export function ruleEventsFor(event: RuleTriggerEvent): RuleEvent[] {
   switch (event.name) {
     case 'conversation_created':
       return ['conversation_created'];
     case 'conversation_updated':
       return ['conversation_updated'];
     case 'conversation_status_changed': {
-      const status = event.payload.status;
+      const status = event.snapshot.status;
       if (status === 'open') return ['conversation_updated', 'conversation_opened'];
       if (status === 'resolved') return ['conversation_updated', 'conversation_resolved'];
       return ['conversation_updated'];
     }
     case 'message_created':
       return ['message_created'];
-    default:
-      return [];
   }
 }
 
-function targetOf(event: OutboxEvent): Target | null {
-  const p = event.payload as { id?: unknown; conversation?: { id?: unknown } };
-  if (event.name === 'message_created') {
-    const messageId = Number(p.id);
-    const displayId = p.conversation?.id;
-    return typeof displayId === 'number' && Number.isInteger(messageId) ? { displayId, messageId } : null;
-  }
-  return typeof p.id === 'number' ? { displayId: p.id, messageId: null } : null;
+/** What a rule runs against: the conversation (display id) and, for message_created, the message. */
+function targetOf(event: RuleTriggerEvent): Target {
+  return { displayId: event.refs.displayId, messageId: event.name === 'message_created' ? event.refs.messageId : null };
 }
 
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
@@ -64,30 +61,26 @@ const describe = (err: unknown) => (err instanceof Error ? err.message : String(
 export class AutomationEngine {
   constructor(
     private readonly deps: ChatDeps,
-    /** The services, built on the given handle (the joined dispatch transaction). */
-    private readonly servicesFor: (db: Q) => ActionServices,
+    private readonly services: ActionServices,
     private readonly logger?: FastifyBaseLogger,
   ) {}
 
-  async handle(trx: Q, event: OutboxEvent): Promise<void> {
+  async handle(trx: Trx, event: RuleTriggerEvent): Promise<void> {
     if (event.accountId === null || event.origin === 'automation') return;
     const ruleEvents = ruleEventsFor(event);
-    const target = ruleEvents.length > 0 ? targetOf(event) : null;
-    if (!target) return;
+    const target = targetOf(event);
     const rules = await repo.activeRulesFor(trx, event.accountId, ruleEvents);
     if (rules.length === 0) return;
-    const db = joinedTransaction(trx);
-    const services = this.servicesFor(db);
     const lookup: AccountContext = { accountId: event.accountId, actor: { type: 'automation', ruleId: 0 }, role: 'administrator', userId: null };
-    const conversation = await services.conversations.get(lookup, target.displayId, db).catch((err) => {
+    const conversation = await this.services.conversations.get(lookup, target.displayId, trx).catch((err) => {
       if (err instanceof HttpError && err.statusCode === 404) return null; // gone since the event
       throw err;
     });
     if (!conversation) return;
-    for (const rule of rules) await this.runRule(trx, db, services, rule, event, target, conversation.id);
+    for (const rule of rules) await this.runRule(trx, rule, event, target, conversation.id);
   }
 
-  private async runRule(trx: Q, db: Q, services: ActionServices, rule: AutomationRule, event: OutboxEvent, target: Target, conversationId: number) {
+  private async runRule(trx: Trx, rule: AutomationRule, event: RuleTriggerEvent, target: Target, conversationId: number) {
     const accountId = rule.account_id;
     const ctx: AccountContext = { accountId, actor: { type: 'automation', ruleId: rule.id }, role: 'administrator', userId: null };
     const savepoint = sql.raw(`automation_rule_${Number(rule.id)}`);
@@ -103,11 +96,11 @@ export class AutomationEngine {
         eventName: rule.event_name,
         messageId: target.messageId,
       });
-      if (await repo.conversationMatches(db, accountId, conversationId, condition)) {
+      if (await repo.conversationMatches(trx, accountId, conversationId, condition)) {
         const actions = actionsOf(rule);
         for (const [i, action] of actions.entries()) {
           step = `action ${i} (${action.action_name})`;
-          await applyAction(db, this.deps, services, { ctx, displayId: target.displayId, rule, eventName: event.name }, action);
+          await applyAction(trx, this.deps, this.services, { ctx, displayId: target.displayId, rule, eventName: event.name }, action);
           applied.push(action.action_name);
         }
         outcome = 'applied';

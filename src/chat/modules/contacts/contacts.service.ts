@@ -1,8 +1,8 @@
 import { conflict, invalidField, notFound } from '../../../core/http/errors.js';
-import { emit } from '../../../core/events/outbox.js';
 import { randomToken } from '../../../core/security/tokens.js';
 import { parseJsonObject } from '../../../core/time.js';
-import { assertStaff, eventOrigin, type AccountContext, type ChatDeps, type Q } from '../../context.js';
+import { assertStaff, eventOrigin, type AccountContext, type ChatDeps, type Q, type Trx } from '../../context.js';
+import { emitChatEvent } from '../../events.js';
 import type { Contact, ContactInbox, Inbox } from '../../db/schema.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { AttachmentFilesService } from '../attachments-files/attachments-files.service.js';
@@ -107,7 +107,7 @@ export class ContactsService {
    * Inserts a contact (e-mail and identifier unique in the account, 409 otherwise) and records
    * `contact_created`, in the caller's transaction. Also used by the public interface.
    */
-  async createInTransaction(trx: Q, accountId: number, body: Omit<ContactCreateBody, 'inbox_id' | 'source_id'>): Promise<Contact> {
+  async createInTransaction(trx: Trx, accountId: number, body: Omit<ContactCreateBody, 'inbox_id' | 'source_id'>): Promise<Contact> {
     const email = normalizeEmail(body.email) ?? null;
     await this.assertUnique(trx, accountId, { email, identifier: body.identifier });
     const now = Date.now();
@@ -173,7 +173,7 @@ export class ContactsService {
   }
 
   /** `update` in the caller's transaction (the public interface checks identity in the same one). */
-  async updateInTransaction(trx: Q, ctx: AccountContext, id: number, body: ContactUpdateBody): Promise<Contact> {
+  async updateInTransaction(trx: Trx, ctx: AccountContext, id: number, body: ContactUpdateBody): Promise<Contact> {
     const current = await this.get(ctx, id, trx);
     const before = editable(current);
     const email = body.email === undefined ? undefined : (normalizeEmail(body.email) ?? null);
@@ -231,13 +231,14 @@ export class ContactsService {
   }
 
   /** Records a contact event with the webhook payload, inside the caller's transaction; `ctx` sets its origin. */
-  async emitContactEvent(q: Q, name: 'contact_created' | 'contact_updated', contact: Contact, extra: Record<string, unknown> = {}, ctx?: AccountContext) {
-    const account = await this.accounts.find(q, contact.account_id);
+  async emitContactEvent(trx: Trx, name: 'contact_created' | 'contact_updated', contact: Contact, extra: Record<string, unknown> = {}, ctx?: AccountContext) {
+    const account = await this.accounts.find(trx, contact.account_id);
     if (!account) throw notFound('Account');
-    await emit(q, {
+    await emitChatEvent(trx, {
       accountId: contact.account_id,
       name,
-      payload: { event: name, ...contactWebhookData(contact, account), ...extra },
+      refs: { contactId: contact.id },
+      snapshot: { event: name, ...contactWebhookData(contact, account), ...extra },
       origin: ctx ? eventOrigin(ctx) : null,
     });
   }

@@ -1,6 +1,7 @@
 import { forbidden, invalidField, unprocessable } from '../../../core/http/errors.js';
 import { parseJsonObject } from '../../../core/time.js';
-import { assertStaff, type AccountContext, type ChatDeps } from '../../context.js';
+import { inTransaction } from '../../../core/db/transaction.js';
+import { assertStaff, type AccountContext, type ChatDeps, type Q, type Trx } from '../../context.js';
 import type { Conversation, ConversationPriority, ConversationUpdate } from '../../db/schema.js';
 import type { AgentRow } from '../agents/agents.repository.js';
 import { normalizeLabels } from '../contacts/contact-labels.service.js';
@@ -77,12 +78,12 @@ export class ConversationChangesService {
    * (UNIX seconds, in the future) goes with `snoozed`; snoozing without it lasts until the next
    * incoming message. A contact (public interface) may only resolve its conversation.
    */
-  async toggleStatus(ctx: AccountContext, displayId: number, body: ToggleStatusBody): Promise<Conversation> {
+  async toggleStatus(ctx: AccountContext, displayId: number, body: ToggleStatusBody, inTrx?: Trx): Promise<Conversation> {
     if (ctx.role === 'contact' && body.status !== 'resolved') throw forbidden('A contact may only resolve its conversation');
     if (body.snoozed_until != null && body.status !== 'snoozed') {
       throw invalidField('snoozed_until', 'is only accepted with status snoozed');
     }
-    return this.deps.db.transaction().execute(async (trx) => {
+    return inTransaction(this.deps.db, inTrx, async (trx) => {
       const current = await this.conversations.get(ctx, displayId, trx);
       const status = body.status ?? (current.status === 'open' ? 'resolved' : 'open');
       let snoozedUntil: number | null = null;
@@ -101,9 +102,9 @@ export class ConversationChangesService {
     });
   }
 
-  async togglePriority(ctx: AccountContext, displayId: number, priority: PriorityName | null): Promise<void> {
+  async togglePriority(ctx: AccountContext, displayId: number, priority: PriorityName | null, inTrx?: Trx): Promise<void> {
     assertStaff(ctx);
-    await this.deps.db.transaction().execute(async (trx) => {
+    await inTransaction(this.deps.db, inTrx, async (trx) => {
       const current = await this.conversations.get(ctx, displayId, trx);
       const stored = storedPriority(priority);
       if (stored === current.priority) return;
@@ -116,9 +117,9 @@ export class ConversationChangesService {
    * Mutes the conversation (`muted` = 1: an incoming message no longer reopens it); records
    * `conversation_updated` with the change. Muting a muted conversation changes nothing.
    */
-  async mute(ctx: AccountContext, displayId: number): Promise<void> {
+  async mute(ctx: AccountContext, displayId: number, inTrx?: Trx): Promise<void> {
     assertStaff(ctx);
-    await this.deps.db.transaction().execute(async (trx) => {
+    await inTransaction(this.deps.db, inTrx, async (trx) => {
       const current = await this.conversations.get(ctx, displayId, trx);
       if (current.muted === 1) return;
       const updated = await repo.updateConversation(trx, ctx.accountId, current.id, { muted: 1, updated_at: Date.now() });
@@ -144,17 +145,17 @@ export class ConversationChangesService {
     });
   }
 
-  async labels(ctx: AccountContext, displayId: number): Promise<string[]> {
+  async labels(ctx: AccountContext, displayId: number, q: Q = this.deps.db): Promise<string[]> {
     assertStaff(ctx);
-    const conversation = await this.conversations.get(ctx, displayId);
-    return labelsRepo.labelsOf(this.deps.db, ctx.accountId, conversation.id);
+    const conversation = await this.conversations.get(ctx, displayId, q);
+    return labelsRepo.labelsOf(q, ctx.accountId, conversation.id);
   }
 
   /** Replaces all labels (trimmed, lower-cased, de-duplicated); returns the new set, sorted. */
-  async replaceLabels(ctx: AccountContext, displayId: number, labels: readonly string[]): Promise<string[]> {
+  async replaceLabels(ctx: AccountContext, displayId: number, labels: readonly string[], inTrx?: Trx): Promise<string[]> {
     assertStaff(ctx);
     const normalized = normalizeLabels(labels);
-    return this.deps.db.transaction().execute(async (trx) => {
+    return inTransaction(this.deps.db, inTrx, async (trx) => {
       const conversation = await this.conversations.get(ctx, displayId, trx);
       const before = await labelsRepo.labelsOf(trx, ctx.accountId, conversation.id);
       if (JSON.stringify(before) === JSON.stringify(normalized)) return normalized;
@@ -170,13 +171,13 @@ export class ConversationChangesService {
    * POST assignments: with `assignee_id` (null unassigns) assigns an agent and `team_id` is ignored,
    * as in Chatwoot; otherwise `team_id` (null removes the team). Returns what was assigned.
    */
-  async assign(ctx: AccountContext, displayId: number, body: AssignmentBody): Promise<AssignmentResult> {
+  async assign(ctx: AccountContext, displayId: number, body: AssignmentBody, inTrx?: Trx): Promise<AssignmentResult> {
     assertStaff(ctx);
     const byAgent = body.assignee_id !== undefined;
     if (!byAgent && body.team_id === undefined) {
       throw unprocessable('assignee_id or team_id is required', [{ field: 'assignee_id', message: 'or team_id is required' }]);
     }
-    const result = await this.deps.db.transaction().execute(async (trx) => {
+    const result = await inTransaction(this.deps.db, inTrx, async (trx) => {
       const current = await this.conversations.get(ctx, displayId, trx);
       let values: ConversationUpdate;
       let agent: AgentRow | null = null;
@@ -195,7 +196,7 @@ export class ConversationChangesService {
       return { agent, teamId: byAgent ? null : (values.team_id ?? null) };
     });
     if (result.agent) return { type: 'agent', agent: result.agent };
-    if (result.teamId !== null) return { type: 'team', team: await this.teams.get(ctx, result.teamId) };
+    if (result.teamId !== null) return { type: 'team', team: await this.teams.get(ctx, result.teamId, inTrx) };
     return { type: 'none' };
   }
 }

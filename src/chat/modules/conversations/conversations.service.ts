@@ -1,6 +1,6 @@
-import { emit } from '../../../core/events/outbox.js';
 import { invalidField, notFound } from '../../../core/http/errors.js';
-import { assertStaff, eventOrigin, isAdmin, type AccountContext, type ChatDeps, type Q } from '../../context.js';
+import { emitChatEvent } from '../../events.js';
+import { assertStaff, eventOrigin, isAdmin, type AccountContext, type ChatDeps, type Q, type Trx } from '../../context.js';
 import type { Conversation, ConversationStatus, ConversationUpdate, Message, Team } from '../../db/schema.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { AgentRow } from '../agents/agents.repository.js';
@@ -18,6 +18,9 @@ import * as repo from './conversations.repository.js';
 import type { ConversationListQuery, ConversationMetaQuery } from './conversations.schema.js';
 
 export const CONVERSATIONS_PER_PAGE = 25;
+
+/** The ids a conversation event carries for listeners. */
+export const conversationRefs = (c: Conversation) => ({ conversationId: c.id, displayId: c.display_id, inboxId: c.inbox_id, contactId: c.contact_id });
 
 export interface ConversationPage {
   counts: ConversationCounts;
@@ -123,7 +126,7 @@ export class ConversationsService {
    * Inserts a conversation with the next display number, inside the caller's transaction, and
    * records `conversation_created`. Inbox and contact inbox are already checked by the caller.
    */
-  async createInTransaction(trx: Q, ctx: AccountContext, input: NewConversation): Promise<Conversation> {
+  async createInTransaction(trx: Trx, ctx: AccountContext, input: NewConversation): Promise<Conversation> {
     if (input.assigneeId != null) await this.checkAssignee(trx, ctx, input.assigneeId, input.inboxId);
     if (input.teamId != null) await this.checkTeam(trx, ctx.accountId, input.teamId);
     const displayId = await this.services.accounts.nextConversationDisplayId(trx, ctx.accountId);
@@ -161,7 +164,7 @@ export class ConversationsService {
    * (unless muted); the first public reply of an agent or bot sets first_reply_created_at and an
    * agent or bot reply ends the wait.
    */
-  async recordMessageActivity(trx: Q, ctx: AccountContext, conversation: Conversation, message: Message): Promise<Conversation> {
+  async recordMessageActivity(trx: Trx, ctx: AccountContext, conversation: Conversation, message: Message): Promise<Conversation> {
     const at = message.created_at;
     const values: ConversationUpdate = { last_activity_at: at, updated_at: at };
     if (message.message_type === 0) {
@@ -181,7 +184,7 @@ export class ConversationsService {
   }
 
   /** Records `conversation_status_changed` with the status change. */
-  async emitStatusChanged(trx: Q, previous: ConversationStatus, updated: Conversation, ctx?: AccountContext): Promise<void> {
+  async emitStatusChanged(trx: Trx, previous: ConversationStatus, updated: Conversation, ctx?: AccountContext): Promise<void> {
     await this.emitEvent(trx, 'conversation_status_changed', updated, [
       { status: { previous_value: previous, current_value: updated.status } },
     ], ctx);
@@ -191,10 +194,15 @@ export class ConversationsService {
    * Records a conversation event with the full conversation object, in the caller's transaction.
    * `ctx` (who caused it) sets the event's origin ('automation' for rule actions; see eventOrigin).
    */
-  async emitEvent(trx: Q, name: ConversationEventName, conversation: Conversation, changed?: ChangedAttributes, ctx?: AccountContext): Promise<void> {
+  async emitEvent(trx: Trx, name: ConversationEventName, conversation: Conversation, changed?: ChangedAttributes, ctx?: AccountContext): Promise<void> {
     const bundle = await this.bundles.loadOne(trx, conversation);
-    const payload = conversationEventPayload(name, bundle, changed);
-    await emit(trx, { accountId: conversation.account_id, name, payload, origin: ctx ? eventOrigin(ctx) : null });
+    await emitChatEvent(trx, {
+      accountId: conversation.account_id,
+      name,
+      refs: conversationRefs(conversation),
+      snapshot: conversationEventPayload(name, bundle, changed),
+      origin: ctx ? eventOrigin(ctx) : null,
+    });
   }
 
   /** The assignee must be an agent of the account and, unless an administrator, of the inbox (422). */

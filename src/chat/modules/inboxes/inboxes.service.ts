@@ -44,8 +44,9 @@ export class InboxesService {
   ) {}
 
   /**
-   * The inbox ids the actor may see, or `null` for all of them (administrators, bots). A contact
-   * (public interface) sees only the inbox it came through.
+   * The inbox ids the actor may see, or `null` for all of them (administrators, the account's own
+   * bots, automation). A contact (public interface) sees only the inbox it came through; a global
+   * bot (platform interface) only the inboxes of the account it is connected to.
    */
   async visibleInboxIds(ctx: AccountContext, q: Q = this.deps.db): Promise<number[] | null> {
     if (ctx.role === 'contact') return ctx.actor.type === 'contact' ? [ctx.actor.inboxId] : [];

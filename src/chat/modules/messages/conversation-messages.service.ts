@@ -1,11 +1,11 @@
-import { emit } from '../../../core/events/outbox.js';
 import { notFound } from '../../../core/http/errors.js';
 import { parseJsonObject } from '../../../core/time.js';
-import { assertStaff, eventOrigin, type AccountContext, type ChatDeps, type Q } from '../../context.js';
+import { assertStaff, eventOrigin, type AccountContext, type ChatDeps, type Q, type Trx } from '../../context.js';
+import { emitChatEvent } from '../../events.js';
 import type { Conversation } from '../../db/schema.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import { presentConversation, type ConversationBundle } from '../conversations/conversations.presenter.js';
-import type { ConversationsService } from '../conversations/conversations.service.js';
+import { conversationRefs, type ConversationsService } from '../conversations/conversations.service.js';
 import { messageEventPayload, type MessageEventName } from './messages.events.js';
 import type { MessageView } from './messages.presenter.js';
 import type { MessageInput, MessageListQuery } from './messages.schema.js';
@@ -59,7 +59,7 @@ export class ConversationMessagesService {
    * may record conversation_status_changed), then `message_created` with the updated conversation.
    */
   async createInTransaction(
-    trx: Q,
+    trx: Trx,
     ctx: AccountContext,
     conversation: Conversation,
     input: MessageInput,
@@ -125,7 +125,7 @@ export class ConversationMessagesService {
   }
 
   private async emitMessageEvent(
-    trx: Q,
+    trx: Trx,
     name: MessageEventName,
     view: MessageView,
     conversation: Conversation,
@@ -147,6 +147,20 @@ export class ConversationMessagesService {
       },
       { changed_attributes: changed },
     );
-    await emit(trx, { accountId: conversation.account_id, name, payload, origin: ctx ? eventOrigin(ctx) : null });
+    const sender = view.sender;
+    await emitChatEvent(trx, {
+      accountId: conversation.account_id,
+      name,
+      refs: {
+        ...conversationRefs(conversation),
+        messageId: view.message.id,
+        messageType: view.message.message_type,
+        private: view.message.private === 1,
+        senderType: sender?.type ?? null,
+        senderId: sender ? (sender.type === 'contact' ? sender.contact.id : sender.type === 'user' ? sender.user.id : sender.bot.id) : null,
+      },
+      snapshot: payload,
+      origin: ctx ? eventOrigin(ctx) : null,
+    });
   }
 }

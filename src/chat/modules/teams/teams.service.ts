@@ -38,9 +38,9 @@ export class TeamsService {
     return teams.map((team) => ({ team, isMember: mine.has(team.id) }));
   }
 
-  async get(ctx: AccountContext, id: number): Promise<TeamView> {
-    const team = await this.find(this.deps.db, ctx.accountId, id);
-    return { team, isMember: (await this.myTeamIds(this.deps.db, ctx)).has(team.id) };
+  async get(ctx: AccountContext, id: number, q: Q = this.deps.db): Promise<TeamView> {
+    const team = await this.find(q, ctx.accountId, id);
+    return { team, isMember: (await this.myTeamIds(q, ctx)).has(team.id) };
   }
 
   /** Names are unique per account regardless of case: "Sales" and "sales" are the same team (409). */

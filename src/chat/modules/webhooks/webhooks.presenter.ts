@@ -1,23 +1,15 @@
 import type { Delivery } from '../../../core/webhooks/deliveries.js';
+import { subscribedEvents, type WebhookRow } from '../../../core/webhooks/subscriptions.js';
 import { toIso } from '../../../core/time.js';
-import type { Webhook } from '../../db/schema.js';
 
-export function subscriptionsOf(webhook: Pick<Webhook, 'subscriptions'>): string[] {
-  try {
-    const value = JSON.parse(webhook.subscriptions);
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
-}
 
-export function presentWebhook(webhook: Webhook, options: { withSecret?: boolean } = {}) {
+export function presentWebhook(webhook: WebhookRow, options: { withSecret?: boolean } = {}) {
   return {
     id: webhook.id,
     account_id: webhook.account_id,
     name: webhook.name,
     url: webhook.url,
-    subscriptions: subscriptionsOf(webhook),
+    subscriptions: subscribedEvents(webhook),
     ...(options.withSecret ? { secret: webhook.secret } : {}),
     created_at: toIso(webhook.created_at),
     updated_at: toIso(webhook.updated_at),

@@ -13,6 +13,7 @@ const AccountParams = Type.Object({ accountId: IdParam });
 const WebhookParams = Type.Object({ accountId: IdParam, id: IdParam });
 const One = Type.Object({ payload: Type.Object({ webhook: WebhookSchema }) });
 const admin = { adminOnly: true, bodyKey: 'webhook' };
+const DELIVERIES_PAGE = 25;
 
 export const webhooksRoutes: ChatRoutes = async (app, { services }) => {
   const svc = services.webhooks;
@@ -20,7 +21,7 @@ export const webhooksRoutes: ChatRoutes = async (app, { services }) => {
   app.get(`${A}/webhooks`, {
     config: admin,
     schema: { tags, security, summary: 'List webhooks', params: AccountParams, response: { 200: Type.Object({ payload: Type.Object({ webhooks: Type.Array(WebhookSchema) }) }), ...errors } },
-  }, async (req) => ({ payload: { webhooks: (await svc.list(ctxOf(req))).map((w) => presentWebhook(w)) } }));
+  }, async (req) => ({ payload: { webhooks: (await svc.list(ctxOf(req).accountId)).map((w) => presentWebhook(w)) } }));
 
   app.post(`${A}/webhooks`, {
     config: admin,
@@ -28,23 +29,29 @@ export const webhooksRoutes: ChatRoutes = async (app, { services }) => {
       tags, security, summary: 'Register a webhook; the response carries its signing secret, shown only this once',
       params: AccountParams, body: WebhookCreateBody, response: { 200: One, ...errors },
     },
-  }, async (req) => ({ payload: { webhook: presentWebhook(await svc.create(ctxOf(req), req.body), { withSecret: true }) } }));
+  }, async (req) => {
+    const { url, subscriptions, name } = req.body;
+    return { payload: { webhook: presentWebhook(await svc.create(ctxOf(req).accountId, { url, events: subscriptions, name }), { withSecret: true }) } };
+  });
 
   app.get(`${A}/webhooks/:id`, {
     config: admin,
     schema: { tags, security, summary: 'Show a webhook', params: WebhookParams, response: { 200: One, ...errors } },
-  }, async (req) => ({ payload: { webhook: presentWebhook(await svc.get(ctxOf(req), req.params.id)) } }));
+  }, async (req) => ({ payload: { webhook: presentWebhook(await svc.get(ctxOf(req).accountId, req.params.id)) } }));
 
   app.patch(`${A}/webhooks/:id`, {
     config: admin,
     schema: { tags, security, summary: 'Update a webhook', params: WebhookParams, body: WebhookUpdateBody, response: { 200: One, ...errors } },
-  }, async (req) => ({ payload: { webhook: presentWebhook(await svc.update(ctxOf(req), req.params.id, req.body)) } }));
+  }, async (req) => {
+    const { url, subscriptions, name } = req.body;
+    return { payload: { webhook: presentWebhook(await svc.update(ctxOf(req).accountId, req.params.id, { url, events: subscriptions, name })) } };
+  });
 
   app.delete(`${A}/webhooks/:id`, {
     config: { adminOnly: true },
     schema: { tags, security, summary: 'Delete a webhook', params: WebhookParams, response: { 200: Type.Object({}), ...errors } },
   }, async (req) => {
-    await svc.delete(ctxOf(req), req.params.id);
+    await svc.delete(ctxOf(req).accountId, req.params.id);
     return {};
   });
 
@@ -57,6 +64,7 @@ export const webhooksRoutes: ChatRoutes = async (app, { services }) => {
     },
   }, async (req) => {
     const page = req.query.page ?? 1;
-    return { meta: { current_page: page }, payload: (await svc.deliveries(ctxOf(req), req.params.id, page)).map(presentDelivery) };
+    const deliveries = await svc.deliveries(ctxOf(req).accountId, req.params.id, { limit: DELIVERIES_PAGE, offset: (page - 1) * DELIVERIES_PAGE });
+    return { meta: { current_page: page }, payload: deliveries.map(presentDelivery) };
   });
 };

@@ -5,6 +5,7 @@ import { migration0003 } from './0003_finance_data.js';
 import { migration0004 } from './0004_notifications.js';
 import { migration0005 } from './0005_history_indexes.js';
 import { migration0006 } from './0006_invitations.js';
+import { migration0007Backbone } from './0007_backbone.js';
 
 /** Every migration of the finance service, in order. Names never change once released. */
 export const financeMigrations: Record<string, PortableMigration> = {
@@ -14,4 +15,5 @@ export const financeMigrations: Record<string, PortableMigration> = {
   '0004_notifications': migration0004,
   '0005_history_indexes': migration0005,
   '0006_invitations': migration0006,
+  '0007_backbone': migration0007Backbone,
 };

@@ -1,6 +1,7 @@
+import type { PaidRecord } from '../../listeners/notifications.listener.js';
 import type { Updateable } from 'kysely';
 import { notFound } from '../../../core/http/errors.js';
-import type { FinanceContext, FinanceDeps, Q } from '../../context.js';
+import type { FinanceContext, FinanceDeps, Q, Trx } from '../../context.js';
 import type { Bill, BillStatus, BillsTable } from '../../db/schema.js';
 import { recordFinanceEvent } from '../../events.js';
 import { DEFAULT_CURRENCY, checkPeriod, invalidTransition, optionalText, requiredText, toCents } from '../../http/values.js';
@@ -20,6 +21,12 @@ export class BillsService {
     checkPeriod(query);
     const { page, limit, ...filter } = query;
     return repo.listBills(this.deps.db, ctx.accountId, filter, { limit, offset: (page - 1) * limit });
+  }
+
+  /** The paid bill a payment notice describes (notifications listener), by id within the account. */
+  async paidRecord(q: Q, accountId: number, id: number): Promise<PaidRecord | undefined> {
+    const row = await repo.findBill(q, accountId, id);
+    return row && { party: row.supplier, amountCents: row.amount_cents, currency: row.currency };
   }
 
   async get(ctx: FinanceContext, id: number, q: Q = this.deps.db): Promise<Bill> {
@@ -92,7 +99,7 @@ export class BillsService {
     id: number,
     from: readonly BillStatus[],
     done: string,
-    change: (trx: Q, now: number) => Promise<Bill | undefined>,
+    change: (trx: Trx, now: number) => Promise<Bill | undefined>,
   ): Promise<Bill> {
     return this.deps.db.transaction().execute(async (trx) => {
       const row = await change(trx, Date.now());

@@ -1,6 +1,7 @@
+import type { PaidRecord } from '../../listeners/notifications.listener.js';
 import type { Updateable } from 'kysely';
 import { notFound } from '../../../core/http/errors.js';
-import type { FinanceContext, FinanceDeps, Q } from '../../context.js';
+import type { FinanceContext, FinanceDeps, Q, Trx } from '../../context.js';
 import type { Invoice, InvoiceStatus, InvoicesTable } from '../../db/schema.js';
 import { recordFinanceEvent } from '../../events.js';
 import { DEFAULT_CURRENCY, checkPeriod, invalidTransition, optionalText, requiredText, toCents } from '../../http/values.js';
@@ -25,6 +26,12 @@ export class InvoicesService {
     checkPeriod(query);
     const { page, limit, ...filter } = query;
     return repo.listInvoices(this.deps.db, ctx.accountId, filter, { limit, offset: (page - 1) * limit });
+  }
+
+  /** The paid invoice a payment notice describes (notifications listener), by id within the account. */
+  async paidRecord(q: Q, accountId: number, id: number): Promise<PaidRecord | undefined> {
+    const row = await repo.findInvoice(q, accountId, id);
+    return row && { party: row.customer, amountCents: row.amount_cents, currency: row.currency };
   }
 
   async get(ctx: FinanceContext, id: number, q: Q = this.deps.db): Promise<Invoice> {
@@ -101,7 +108,7 @@ export class InvoicesService {
    * `invoice.overdue`. Only from issued, so it happens once per invoice; returns null (and records
    * nothing) when the invoice is not the account's or not issued.
    */
-  async markOverdue(q: Q, accountId: number, invoiceId: number): Promise<Invoice | null> {
+  async markOverdue(q: Trx, accountId: number, invoiceId: number): Promise<Invoice | null> {
     const now = Date.now();
     const row = await repo.transitionInvoice(q, accountId, invoiceId, ['issued'], { status: 'overdue', overdue_at: now, updated_at: now });
     if (!row) return null;
@@ -120,7 +127,7 @@ export class InvoicesService {
     id: number,
     from: readonly InvoiceStatus[],
     done: string,
-    change: (trx: Q, now: number) => Promise<Invoice | undefined>,
+    change: (trx: Trx, now: number) => Promise<Invoice | undefined>,
   ): Promise<Invoice> {
     return this.deps.db.transaction().execute(async (trx) => {
       const row = await change(trx, Date.now());

@@ -7,7 +7,7 @@ describe('rate limits shared through the database', () => {
   let a: FinanceTestApp;
   let b: FinanceTestApp;
   beforeAll(async () => {
-    a = await buildFinanceTestApp({}, { background: { pollIntervalMs: 20, housekeepingIntervalMs: 50 } });
+    a = await buildFinanceTestApp({}, { background: { pollIntervalMs: 20 } });
     b = await buildFinanceTestApp({}, { sameDatabaseAs: a });
   });
   afterAll(async () => {
@@ -30,6 +30,8 @@ describe('rate limits shared through the database', () => {
       .insertInto('rate_limit_buckets')
       .values({ key: 'login:ip:old', window_start: 0, count: 3, expires_at: Date.now() - 1 })
       .execute();
+    // The housekeeping job is due again; the running background picks it up.
+    await a.db.updateTable('jobs').set({ run_at: 0 }).where('name', '=', 'finance.housekeeping').where('status', '=', 'pending').execute();
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       const old = await a.db.selectFrom('rate_limit_buckets').select('key').where('key', '=', 'login:ip:old').executeTakeFirst();

@@ -10,6 +10,8 @@ export interface OutgoingMessage {
   html?: string;
   replyTo?: string;
   attachments?: readonly { filename: string; content: string | Buffer; contentType?: string }[];
+  /** The Message-ID (the queue's id, so a retried e-mail keeps it); nodemailer makes one otherwise. */
+  messageId?: string;
 }
 
 /** What the SMTP server answered. */
@@ -64,6 +66,7 @@ export async function sendThroughSmtp(server: SmtpServer, message: OutgoingMessa
   } as nodemailer.TransportOptions);
   try {
     const info = await transporter.sendMail({
+      ...(message.messageId ? { messageId: message.messageId } : {}),
       from: server.from,
       to: typeof message.to === 'string' ? message.to : [...message.to],
       subject: message.subject,

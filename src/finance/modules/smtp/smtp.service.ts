@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { HttpError, invalidField, notFound, unauthorized } from '../../../core/http/errors.js';
-import { createSmtpTransport } from '../../../core/mail/mail.transport.js';
+import { createSmtpTransport, type MailTransport } from '../../../core/mail/mail.transport.js';
+import type { TransportFor } from '../../../core/mail/mail.worker.js';
+import type { OutgoingEmail } from '../../../core/mail/outgoing-emails.js';
 import { DestinationGuard } from '../../../core/webhooks/destination-guard.js';
 import type { FinanceContext, FinanceDeps } from '../../context.js';
 import type { SmtpSettings } from '../../db/schema.js';
@@ -115,7 +117,48 @@ export class SmtpService {
     }
   }
 
-  private async sendWith(settings: SmtpSettings, message: OutgoingMessage): Promise<SentMessage> {
+  /**
+   * The transport of a queued e-mail (core's mail worker asks): identity e-mails (source
+   * `identity:...`: invitations, password resets) go through the instance's SMTP_URL when it is
+   * set, because an account's own server is run by that account's administrators, who must not
+   * read links meant for someone else; everything else (reports) goes through the account's SMTP
+   * configuration, then SMTP_URL. Null when there is neither.
+   */
+  readonly transportFor: TransportFor = Object.assign(
+    async (email: OutgoingEmail) => {
+      const { smtpUrl, from } = this.deps.config.mail;
+      const instance = () => (smtpUrl ? { transport: (this.instance ??= createSmtpTransport(smtpUrl)), from } : null);
+      if (email.source?.startsWith('identity:') && smtpUrl) return instance();
+      const settings = email.account_id === null ? undefined : await repo.findSmtp(this.deps.db, email.account_id);
+      if (!settings) return instance();
+      const server = this.serverOf(settings);
+      const transport: MailTransport = {
+        send: async (message) => {
+          await sendThroughSmtp(
+            server,
+            {
+              messageId: `<${message.id}@${server.domain}>`,
+              to: message.to,
+              subject: message.subject,
+              text: message.text,
+              ...(message.html ? { html: message.html } : {}),
+              ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+              attachments: (message.attachments ?? []).map((a) => ({ filename: a.filename, content: Buffer.from(a.contentBase64, 'base64'), contentType: a.contentType })),
+            },
+            this.guard,
+          );
+        },
+        close: () => undefined,
+      };
+      return { transport, from: typeof server.from === 'string' ? server.from : server.from.address, dispose: true };
+    },
+    { close: () => this.instance?.close() },
+  );
+
+  private instance: MailTransport | undefined;
+
+  /** The server of an account's configuration, its password opened (422 when it cannot be). */
+  private serverOf(settings: SmtpSettings) {
     let password: string;
     try {
       password = this.deps.secrets.box.open(settings.password_encrypted, sealContext(settings.account_id));
@@ -128,12 +171,14 @@ export class SmtpService {
     }
     const address = settings.from_email ?? (settings.username.includes('@') ? settings.username : null);
     const from = address ? { name: settings.from_name ?? '', address } : this.deps.config.mail.from;
+    const domain = /@([^>\s]+)>?\s*$/.exec(typeof from === 'string' ? from : from.address)?.[1] ?? 'ponte.local';
+    return { host: settings.host, port: settings.port, secure: settings.secure === 1, user: settings.username, password, from, domain };
+  }
+
+  private async sendWith(settings: SmtpSettings, message: OutgoingMessage): Promise<SentMessage> {
+    const server = this.serverOf(settings);
     try {
-      return await sendThroughSmtp(
-        { host: settings.host, port: settings.port, secure: settings.secure === 1, user: settings.username, password, from },
-        message,
-        this.guard,
-      );
+      return await sendThroughSmtp(server, message, this.guard);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       throw new HttpError(422, 'smtp_send_failed', `The SMTP server did not accept the e-mail: ${reason}`);

@@ -1,24 +1,14 @@
 import { toIso } from '../../../core/time.js';
 import type { Delivery } from '../../../core/webhooks/deliveries.js';
 import { idString } from '../../context.js';
-import type { FinanceWebhook } from '../../db/schema.js';
-
-/** The event names of a webhook row (a JSON array; a corrupt value reads as none). */
-export function eventsOf(webhook: Pick<FinanceWebhook, 'events'>): string[] {
-  try {
-    const value = JSON.parse(webhook.events);
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
-}
+import { subscribedEvents, type WebhookRow } from '../../../core/webhooks/subscriptions.js';
 
 /** A webhook as the API shows it; the secret only when asked (the registration answer). */
-export function presentWebhook(w: FinanceWebhook, options: { withSecret?: boolean } = {}) {
+export function presentWebhook(w: WebhookRow, options: { withSecret?: boolean } = {}) {
   return {
     id: idString(w.id),
     url: w.url,
-    events: eventsOf(w),
+    events: subscribedEvents(w),
     ...(options.withSecret ? { secret: w.secret } : {}),
     createdAt: toIso(w.created_at),
     updatedAt: toIso(w.updated_at),

@@ -30,7 +30,9 @@ export const webhooksRoutes: FinanceRoutes = async (app, { services }) => {
       response: { 200: Envelope(WebhookListSchema), ...errorResponses(401, 403, 422) },
     },
   }, async (req) => {
-    const { rows, total } = await svc.list(ctxOf(req), req.query);
+    const { accountId } = ctxOf(req);
+    const { page, limit } = req.query;
+    const [rows, total] = await Promise.all([svc.list(accountId, { limit, offset: (page - 1) * limit }), svc.count(accountId)]);
     return ok({ items: rows.map((w) => presentWebhook(w)), total, page: req.query.page, limit: req.query.limit });
   });
 
@@ -44,13 +46,13 @@ export const webhooksRoutes: FinanceRoutes = async (app, { services }) => {
       response: { 201: Envelope(WebhookSchema), ...errorResponses(401, 403, 422) },
     },
   }, async (req, reply) =>
-    reply.status(201).send(ok(presentWebhook(await svc.create(ctxOf(req), req.body), { withSecret: true }), 'Webhook registered: keep the secret, it is not shown again')),
+    reply.status(201).send(ok(presentWebhook(await svc.create(ctxOf(req).accountId, { url: req.body.url, events: req.body.events }), { withSecret: true }), 'Webhook registered: keep the secret, it is not shown again')),
   );
 
   app.get(`${P}/:id`, {
     config: admin,
     schema: { tags, security: bearer, summary: 'Show a webhook', params: WebhookParams, response: { 200: Envelope(WebhookSchema), ...errorResponses(401, 403, 404, 422) } },
-  }, async (req) => ok(presentWebhook(await svc.get(ctxOf(req), req.params.id))));
+  }, async (req) => ok(presentWebhook(await svc.get(ctxOf(req).accountId, req.params.id))));
 
   app.patch(`${P}/:id`, {
     config: admin,
@@ -62,7 +64,7 @@ export const webhooksRoutes: FinanceRoutes = async (app, { services }) => {
       body: WebhookUpdateBody,
       response: { 200: Envelope(WebhookSchema), ...errorResponses(401, 403, 404, 422) },
     },
-  }, async (req) => ok(presentWebhook(await svc.update(ctxOf(req), req.params.id, req.body)), 'Webhook updated'));
+  }, async (req) => ok(presentWebhook(await svc.update(ctxOf(req).accountId, req.params.id, { url: req.body.url, events: req.body.events })), 'Webhook updated'));
 
   app.delete(`${P}/:id`, {
     config: admin,
@@ -74,7 +76,7 @@ export const webhooksRoutes: FinanceRoutes = async (app, { services }) => {
       response: { 200: MessageEnvelope, ...errorResponses(401, 403, 404, 422) },
     },
   }, async (req) => {
-    await svc.delete(ctxOf(req), req.params.id);
+    await svc.delete(ctxOf(req).accountId, req.params.id);
     return ok(null, 'Webhook deleted');
   });
 
@@ -89,7 +91,8 @@ export const webhooksRoutes: FinanceRoutes = async (app, { services }) => {
       response: { 200: Envelope(DeliveryListSchema), ...errorResponses(401, 403, 404, 422) },
     },
   }, async (req) => {
-    const rows = await svc.deliveries(ctxOf(req), req.params.id, req.query);
+    const { page, limit } = req.query;
+    const rows = await svc.deliveries(ctxOf(req).accountId, req.params.id, { limit, offset: (page - 1) * limit });
     return ok({ items: rows.map(presentDelivery), page: req.query.page, limit: req.query.limit });
   });
 };

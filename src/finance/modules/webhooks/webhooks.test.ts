@@ -70,8 +70,8 @@ describe('POST /api/v1/webhooks', () => {
       error: {
         code: 'unprocessable_entity',
         details: [
-          { field: 'events', message: 'bill.paid is not a finance webhook event' },
-          { field: 'events', message: 'message_created is not a finance webhook event' },
+          { field: 'events', message: 'bill.paid is not a webhook event' },
+          { field: 'events', message: 'message_created is not a webhook event' },
         ],
       },
     });
@@ -167,7 +167,7 @@ describe('access', () => {
       expect(res.body).toMatchObject({ success: false, error: { code: 'not_found' } });
     }
     const stored = await t.db.selectFrom('webhooks').selectAll().where('id', '=', Number(theirs.id)).executeTakeFirstOrThrow();
-    expect(JSON.parse(stored.events)).toEqual(['invoice.paid']);
+    expect(JSON.parse(stored.subscriptions)).toEqual(['invoice.paid']);
     for (const [method, path] of [['GET', P], ['POST', P], ['GET', url], ['PATCH', url], ['DELETE', url], ['GET', `${url}/deliveries`]] as const) {
       expect((await financeCall(t.app, { method, url: path })).status, `${method} ${path}`).toBe(401);
     }

@@ -1,0 +1,114 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DialectName } from '../db/database.js';
+import { OutboxDispatcher, type EventListener, type EventsDatabase } from '../events/dispatcher.js';
+import type { EventMap } from '../events/outbox.js';
+import { JobRunner, type JobDefinition } from '../jobs/jobs.js';
+import { MailWorker, type TransportFor } from '../mail/mail.worker.js';
+import type { Broadcaster } from '../realtime/broadcaster.js';
+import { historyRetentionJob } from '../retention/history-pruner.js';
+import type { Delivery } from '../webhooks/deliveries.js';
+import { DestinationGuard } from '../webhooks/destination-guard.js';
+import { DeliveryWorker } from '../webhooks/worker.js';
+
+export interface BackgroundSettings {
+  /** Hosts webhooks may reach although they are not public (WEBHOOK_ALLOWED_HOSTS). */
+  allowedHosts: readonly string[];
+  retryDelaysMs: readonly number[];
+  leaseMs: number;
+  /** How long finished history is kept (ms; 0 keeps it). */
+  historyRetentionMs: number;
+}
+
+export interface BackgroundRuntimeOptions<DB extends EventsDatabase, M extends EventMap> {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  logger: FastifyBaseLogger;
+  settings: BackgroundSettings;
+  listeners: readonly EventListener<DB, M>[];
+  jobs: readonly JobDefinition[];
+  /** The signing secret of a delivery's subscriber, or null when it is gone (the delivery is cancelled). */
+  secretOf(delivery: Delivery): Promise<string | null>;
+  /** Adds Chatwoot's X-Chatwoot-* signature headers to deliveries (the conversation service). */
+  chatwootHeaders: boolean;
+  /** Where a queued e-mail is sent through (SMTP_URL, or an account's own server). */
+  transportFor: TransportFor;
+  /** Realtime push across instances; started before anything is dispatched. */
+  broadcaster?: Broadcaster | null;
+  clock?: () => number;
+  /** How often idle loops look for work (ms); tests use small values. */
+  pollIntervalMs?: number;
+  /** Overrides the 10 s attempt timeout (tests of the timeout itself keep the default). */
+  webhookTimeoutMs?: number;
+}
+
+/**
+ * The background work of a service, the same for both: the outbox dispatcher (the service's
+ * listeners), the signed webhook delivery worker, the durable mail queue, and the job runner (the
+ * service's jobs plus the pruning of old history). `start` and `stop` run them in order: realtime
+ * first (so nothing is announced before it listens), and deliveries finish before the database closes.
+ */
+export function createBackgroundRuntime<DB extends EventsDatabase, M extends EventMap>(options: BackgroundRuntimeOptions<DB, M>) {
+  const { db, dialect, logger, settings } = options;
+  const poll = options.pollIntervalMs;
+  let deliveries: DeliveryWorker<any> | null = null;
+  let mail: MailWorker<any> | null = null;
+  const dispatcher = new OutboxDispatcher<DB, M>({
+    db,
+    dialect,
+    logger,
+    listeners: options.listeners,
+    clock: options.clock,
+    pollIntervalMs: poll ?? 100,
+    // A batch may have queued deliveries or e-mails: look now rather than at the next poll.
+    onDispatched: () => {
+      deliveries?.poke();
+      mail?.poke();
+    },
+  });
+  deliveries = new DeliveryWorker<any>({
+    db,
+    dialect,
+    logger,
+    guard: new DestinationGuard(settings.allowedHosts),
+    retryDelaysMs: settings.retryDelaysMs,
+    leaseMs: settings.leaseMs,
+    timeoutMs: options.webhookTimeoutMs,
+    pollIntervalMs: poll ?? 200,
+    chatwootHeaders: options.chatwootHeaders,
+    secretOf: options.secretOf,
+  });
+  mail = new MailWorker<any>({ db, dialect, logger, transportFor: options.transportFor, pollIntervalMs: poll ?? 1000 });
+  const jobs = new JobRunner({
+    db,
+    dialect,
+    logger,
+    clock: options.clock,
+    pollIntervalMs: poll ?? 1000,
+    definitions: [historyRetentionJob(db, settings.historyRetentionMs), ...options.jobs],
+  });
+  const worker = deliveries;
+  const mailer = mail;
+  return {
+    dispatcher,
+    worker,
+    mail: mailer,
+    jobs,
+    async start() {
+      await options.broadcaster?.start();
+      dispatcher.start();
+      worker.start();
+      mailer.start();
+      await jobs.start();
+    },
+    async stop() {
+      await jobs.stop();
+      await dispatcher.stop();
+      await options.broadcaster?.stop();
+      await worker.stop();
+      await mailer.stop();
+    },
+  };
+}
+
+export type BackgroundRuntime = ReturnType<typeof createBackgroundRuntime>;
