@@ -92,38 +92,12 @@ export class MailWorker<DB extends OutgoingEmailsDatabase> {
   }
 
   private async attempt(email: OutgoingEmail): Promise<void> {
-    const { db, logger } = this.options;
-    let resolved: ResolvedTransport | null;
-    try {
-      resolved = await this.options.transportFor(email);
-    } catch (err) {
-      await this.failed(email, err instanceof Error ? err.message : String(err));
-      return;
-    }
-    if (!resolved) {
-      await markEmailFailed(db, email.id, NO_SMTP_ERROR, null);
-      logger.warn({ emailId: email.id }, `e-mail not sent: ${NO_SMTP_ERROR}`);
-      return;
-    }
-    try {
-      await resolved.transport.send({
-        id: email.id,
-        from: resolved.from,
-        to: recipientsOf(email),
-        subject: email.subject,
-        text: email.text_body,
-        html: email.html_body,
-        replyTo: email.reply_to,
-        attachments: attachmentsOf(email),
-      });
-    } catch (err) {
-      await this.failed(email, err instanceof Error ? err.message : String(err));
-      return;
-    } finally {
-      if (resolved.dispose) resolved.transport.close();
-    }
-    await markEmailSent(db, email.id, Date.now());
-    logger.debug({ emailId: email.id }, 'e-mail sent');
+    const error = await deliverEmail(this.options.db, email, this.options.transportFor, this.options.logger);
+    if (error === NO_SMTP_ERROR) {
+      // Nothing to send through: no retry would change that.
+      await markEmailFailed(this.options.db, email.id, error, null);
+      this.options.logger.warn({ emailId: email.id }, `e-mail not sent: ${NO_SMTP_ERROR}`);
+    } else if (error !== null) await this.failed(email, error);
   }
 
   /** Another attempt after a growing delay, or `failed` for good once the retries are used up. */
@@ -134,6 +108,61 @@ export class MailWorker<DB extends OutgoingEmailsDatabase> {
     await markEmailFailed(this.options.db, email.id, message, retryAt);
     this.options.logger.info({ emailId: email.id, attempts: email.attempts, error: message, final: retryAt === null }, 'e-mail attempt failed');
   }
+}
+
+/**
+ * One attempt at a claimed e-mail: picks its transport, sends it, and marks it sent. Returns null
+ * on success, else the error (the caller decides between a retry and giving up).
+ */
+export async function deliverEmail(db: Kysely<any>, email: OutgoingEmail, transportFor: TransportFor, logger: FastifyBaseLogger): Promise<string | null> {
+  let resolved: ResolvedTransport | null;
+  try {
+    resolved = await transportFor(email);
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+  if (!resolved) return NO_SMTP_ERROR;
+  try {
+    await resolved.transport.send({
+      id: email.id,
+      from: resolved.from,
+      to: recipientsOf(email),
+      subject: email.subject,
+      text: email.text_body,
+      html: email.html_body,
+      replyTo: email.reply_to,
+      attachments: attachmentsOf(email),
+    });
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  } finally {
+    if (resolved.dispose) resolved.transport.close();
+  }
+  await markEmailSent(db, email.id, Date.now());
+  logger.debug({ emailId: email.id }, 'e-mail sent');
+  return null;
+}
+
+/**
+ * Sends one queued e-mail now, for a request that reports the outcome to its caller (a test
+ * e-mail, an invitation, a report sent by hand): claims it, attempts it once, and on failure marks
+ * it failed for good (the caller has told someone it failed; no surprise retry later). If the
+ * process dies before the attempt, the e-mail is still queued and the worker sends it. Returns the
+ * error, or null once sent; a row the worker claimed first counts as handed over (null).
+ */
+export async function sendQueuedNow(db: Kysely<any>, id: string, transportFor: TransportFor, logger: FastifyBaseLogger): Promise<string | null> {
+  const now = Date.now();
+  const claimed = (await (db as Kysely<OutgoingEmailsDatabase>)
+    .updateTable('outgoing_emails')
+    .set((eb) => ({ status: 'sending', locked_until: now + 120_000, attempts: eb('attempts', '+', 1), last_attempt_at: now }))
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .returningAll()
+    .executeTakeFirst()) as OutgoingEmail | undefined;
+  if (!claimed) return null;
+  const error = await deliverEmail(db, claimed, transportFor, logger);
+  if (error !== null) await markEmailFailed(db, id, error, null);
+  return error;
 }
 
 /** The instance-wide transport (SMTP_URL), shared by every e-mail, or none. */

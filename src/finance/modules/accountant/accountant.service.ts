@@ -1,6 +1,6 @@
 import { HttpError, invalidField, notFound } from '../../../core/http/errors.js';
 import { daysInMonth, monthRange, previousMonth, utcDay, utcMonth } from '../../calendar.js';
-import type { FinanceContext, FinanceDeps } from '../../context.js';
+import type { FinanceContext, FinanceDeps, Trx } from '../../context.js';
 import type { AccountantSettings } from '../../db/schema.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
@@ -99,11 +99,9 @@ export class AccountantService {
     let sent = 0;
     for (const candidate of await repo.listAutoSendPending(this.deps.db, reportMonth, accountId)) {
       if (Math.min(candidate.send_day, daysInMonth(month)) > dayOfMonth) continue;
-      const claimed = await this.deps.db.transaction().execute((trx) => repo.claimAutoSend(trx, candidate.account_id, reportMonth, now));
-      if (!claimed) continue;
       try {
-        await this.sendReport(claimed, reportMonth, true);
-        sent++;
+        const report = await this.sendReport(candidate, reportMonth, true, (trx) => repo.claimAutoSend(trx, candidate.account_id, reportMonth, now));
+        if (report) sent++;
       } catch (err) {
         await repo.releaseAutoSend(this.deps.db, candidate.account_id, reportMonth, candidate.last_auto_sent_month);
         this.deps.logger.warn({ err, accountId: candidate.account_id, referenceMonth: reportMonth }, 'automatic accountant report not sent');
@@ -136,17 +134,44 @@ export class AccountantService {
     );
   }
 
-  private async sendReport(settings: AccountantSettings, referenceMonth: string, automatic: boolean): Promise<SentReport> {
+  /**
+   * Builds the report, then queues its e-mail (core's durable mail queue) in one transaction with
+   * `claim` (the automatic send's claim of the month, when given: null when another run has it),
+   * and sends it right away so the caller learns the outcome (422 smtp_send_failed). A process that
+   * dies in between leaves the e-mail queued: the mail worker sends it.
+   */
+  private async sendReport(settings: AccountantSettings, referenceMonth: string, automatic: false): Promise<SentReport>;
+  private async sendReport(
+    settings: AccountantSettings,
+    referenceMonth: string,
+    automatic: true,
+    claim: (trx: Trx) => Promise<unknown>,
+  ): Promise<SentReport | null>;
+  private async sendReport(
+    settings: AccountantSettings,
+    referenceMonth: string,
+    automatic: boolean,
+    claim?: (trx: Trx) => Promise<unknown>,
+  ): Promise<SentReport | null> {
     const accountId = settings.account_id;
+    // Reports go through the account's own SMTP server (its From, its reputation).
+    if (!(await this.smtp.isConfigured(accountId))) throw smtpNotConfigured();
     const report = await this.buildReport(settings, referenceMonth);
     const to = settings.name ? `"${settings.name.replace(/["\\\r\n]/g, '')}" <${settings.email}>` : settings.email;
-    const sent = await this.smtp.sendWithAccountSmtp(accountId, {
-      to,
-      subject: `Financial report ${referenceMonth} - ${report.accountName}`,
-      text: buildText(report),
-      html: buildHtml(report),
-      attachments: [{ filename: `financial-report-${referenceMonth}.csv`, content: buildCsv(report), contentType: 'text/csv; charset=utf-8' }],
+    const emailId = await this.deps.db.transaction().execute(async (trx) => {
+      if (claim && !(await claim(trx))) return null;
+      return this.smtp.queue(trx, {
+        accountId,
+        source: `accountant_report:${referenceMonth}`,
+        to,
+        subject: `Financial report ${referenceMonth} - ${report.accountName}`,
+        text: buildText(report),
+        html: buildHtml(report),
+        attachments: [{ filename: `financial-report-${referenceMonth}.csv`, content: buildCsv(report), contentType: 'text/csv; charset=utf-8' }],
+      });
     });
+    if (emailId === null) return null;
+    await this.smtp.deliverNow(emailId);
     const message = `Report for ${referenceMonth} sent to ${settings.email}`;
     await this.deps.db.transaction().execute((trx) =>
       this.notifications.notifyMembers(trx, {
@@ -166,7 +191,7 @@ export class AccountantService {
       email: settings.email,
       totals: report.totals,
       counts: { transactions: report.transactions?.length ?? 0, bills: report.bills?.length ?? 0, expenses: report.expenses?.length ?? 0 },
-      messageId: sent.messageId,
+      messageId: emailId,
     };
   }
 

@@ -1,6 +1,6 @@
 import { HttpError, conflict, notFound } from '../../../core/http/errors.js';
 import { randomToken, sha256Hex } from '../../../core/security/tokens.js';
-import type { FinanceContext, FinanceDeps } from '../../context.js';
+import type { FinanceContext, FinanceDeps, Trx } from '../../context.js';
 import type { Invitation } from '../../db/schema.js';
 import type { AccountsService, Page } from '../accounts/accounts.service.js';
 import { smtpNotConfigured, type SmtpService } from '../smtp/smtp.service.js';
@@ -42,10 +42,12 @@ const termsOf = (row: Invitation): repo.InvitationTerms => ({
  * revoke, always within the caller's account. Nothing here creates a user or a membership: that
  * happens only when the invitee accepts (InvitationAcceptance).
  *
- * The e-mail goes through the account's SMTP configuration, after the transaction has committed. An
- * invite or resend answers success only once the SMTP server took the e-mail: without a configuration
- * it is refused up front (422 smtp_not_configured), and when sending fails the change is undone (a new
- * invitation is deleted, a renewed one gets its earlier link back) before the 422 smtp_send_failed.
+ * The e-mail is queued with the invitation (durable: core's mail queue) and sent right after the
+ * commit through SMTP_URL when the operator set one, else the account's own SMTP server (see
+ * SmtpService.transportFor). An invite or resend answers success only once the SMTP server took the
+ * e-mail: with no way to send it is refused up front (422 smtp_not_configured), and when sending
+ * fails the change is undone (a new invitation is deleted, a renewed one gets its earlier link back)
+ * before the 422 smtp_send_failed.
  */
 export class InvitationsService {
   constructor(
@@ -73,7 +75,7 @@ export class InvitationsService {
     if (body.password !== undefined) throw passwordNotAllowed();
     const email = normalizeEmail(body.email);
     if (await this.accounts.isMemberByEmail(ctx.accountId, email)) throw alreadyMember();
-    if (!(await this.smtp.isConfigured(ctx.accountId))) throw smtpNotConfigured();
+    if (!(await this.smtp.canSendIdentityMail(ctx.accountId))) throw smtpNotConfigured();
     const token = randomToken(32);
     const now = Date.now();
     const terms: repo.InvitationTerms = {
@@ -83,15 +85,16 @@ export class InvitationsService {
       invited_by: ctx.userId,
       updated_at: now,
     };
-    const { id, earlier } = await this.deps.db.transaction().execute(async (trx) => {
+    const { id, earlier, emailId } = await this.deps.db.transaction().execute(async (trx) => {
       const pending = await repo.findPendingByEmail(trx, ctx.accountId, email);
       if (pending && (await repo.renewInvitation(trx, ctx.accountId, pending.id, terms))) {
-        return { id: pending.id, earlier: termsOf(pending) };
+        return { id: pending.id, earlier: termsOf(pending), emailId: await this.queueMail(trx, ctx.accountId, pending.id, token) };
       }
       const values = { ...terms, account_id: ctx.accountId, email, status: 'pending' as const, accepted_by: null, accepted_at: null, revoked_at: null, created_at: now };
-      return { id: await repo.insertInvitation(trx, values), earlier: null };
+      const created = await repo.insertInvitation(trx, values);
+      return { id: created, earlier: null, emailId: await this.queueMail(trx, ctx.accountId, created, token) };
     });
-    const invitation = await this.deliver(ctx.accountId, id, token, terms.token_hash, earlier);
+    const invitation = await this.deliver(ctx.accountId, id, emailId, terms.token_hash, earlier);
     return { invitation, renewed: earlier !== null };
   }
 
@@ -99,13 +102,15 @@ export class InvitationsService {
   async resend(ctx: FinanceContext, id: number): Promise<InvitationView> {
     const current = await this.require(ctx.accountId, id);
     if (current.status !== 'pending') throw invalidTransition(current.status);
-    if (!(await this.smtp.isConfigured(ctx.accountId))) throw smtpNotConfigured();
+    if (!(await this.smtp.canSendIdentityMail(ctx.accountId))) throw smtpNotConfigured();
     const token = randomToken(32);
     const now = Date.now();
     const terms = { ...termsOf(current), token_hash: sha256Hex(token), expires_at: now + INVITATION_TTL_MS, updated_at: now };
-    const renewed = await this.deps.db.transaction().execute((trx) => repo.renewInvitation(trx, ctx.accountId, id, terms));
-    if (!renewed) throw invalidTransition((await this.require(ctx.accountId, id)).status);
-    return this.deliver(ctx.accountId, id, token, terms.token_hash, termsOf(current));
+    const emailId = await this.deps.db.transaction().execute(async (trx) =>
+      (await repo.renewInvitation(trx, ctx.accountId, id, terms)) ? this.queueMail(trx, ctx.accountId, id, token) : null,
+    );
+    if (emailId === null) throw invalidTransition((await this.require(ctx.accountId, id)).status);
+    return this.deliver(ctx.accountId, id, emailId, terms.token_hash, termsOf(current));
   }
 
   /** Revokes a pending (or expired) invitation: its link stops working. Accepted or revoked: 409. */
@@ -127,19 +132,23 @@ export class InvitationsService {
     return row;
   }
 
+  /** Queues the invitation's e-mail with its link, in the transaction that wrote the invitation. */
+  private async queueMail(trx: Trx, accountId: number, id: number, token: string): Promise<string> {
+    const invitation = (await repo.findInvitation(trx, accountId, id))!;
+    const account = await this.accounts.get(accountId, trx);
+    const link = `${this.deps.config.finance.publicUrl}/accept-invitation?token=${encodeURIComponent(token)}`;
+    const mail = invitationMail({ to: invitation.email, accountName: account?.name ?? '', inviterName: invitation.inviter_name, role: invitation.role, link });
+    return this.smtp.queue(trx, { ...mail, accountId, source: `identity:invitation:${id}` });
+  }
+
   /**
-   * E-mails the link of a just written invitation (never inside a transaction). If the SMTP server
-   * refuses, the write is undone: a new invitation is removed, a renewed one gets `earlier` back.
+   * Sends the queued e-mail now, so the answer can say it went out. If the SMTP server refuses,
+   * the write is undone: a new invitation is removed, a renewed one gets `earlier` back. (If the
+   * process dies first, the e-mail stays queued and the mail worker sends it: nothing is lost.)
    */
-  private async deliver(accountId: number, id: number, token: string, tokenHash: string, earlier: repo.InvitationTerms | null): Promise<InvitationView> {
-    const invitation = await this.require(accountId, id);
+  private async deliver(accountId: number, id: number, emailId: string, tokenHash: string, earlier: repo.InvitationTerms | null): Promise<InvitationView> {
     try {
-      const account = await this.accounts.get(accountId);
-      const link = `${this.deps.config.finance.publicUrl}/accept-invitation?token=${encodeURIComponent(token)}`;
-      await this.smtp.sendWithAccountSmtp(
-        accountId,
-        invitationMail({ to: invitation.email, accountName: account?.name ?? '', inviterName: invitation.inviter_name, role: invitation.role, link }),
-      );
+      await this.smtp.deliverNow(emailId);
     } catch (err) {
       await this.deps.db.transaction().execute(async (trx) => {
         if (earlier) await repo.restoreInvitation(trx, id, tokenHash, earlier);
@@ -147,6 +156,6 @@ export class InvitationsService {
       });
       throw err;
     }
-    return invitation;
+    return this.require(accountId, id);
   }
 }

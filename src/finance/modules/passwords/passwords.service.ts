@@ -63,25 +63,35 @@ export class PasswordsService {
     this.sending.add(task);
   }
 
+  /**
+   * Writes the reset token and queues its e-mail in one transaction (core's durable mail queue: a
+   * crash loses nothing). The mail worker sends it through SMTP_URL when the operator set one, else
+   * through the SMTP server of the user's oldest membership whose account has one.
+   */
   private async sendResetLink(email: string): Promise<void> {
     const user = await this.users.findByEmail(email);
     if (!user) return;
     const token = randomToken(32);
+    const routeAccountId = await this.smtp.accountForUserMail(user.id);
+    const sendable = routeAccountId !== null || this.deps.config.mail.smtpUrl !== null;
+    if (!sendable) this.deps.logger.warn({ userId: user.id }, "password reset e-mail not sent: no SMTP configuration in the user's accounts and no SMTP_URL");
+    const link = `${this.deps.config.finance.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
     await this.deps.db.transaction().execute(async (trx) => {
       const now = Date.now();
       await repo.retireUserResets(trx, user.id, now);
       await repo.insertReset(trx, user.id, sha256Hex(token), now + RESET_TOKEN_TTL_MS, now);
+      if (!sendable) return;
+      await this.smtp.queue(trx, {
+        accountId: routeAccountId,
+        source: 'identity:password_reset',
+        to: user.email,
+        subject: 'Reset your password',
+        text:
+          `Hello ${user.full_name},\n\nSomeone (hopefully you) asked to reset the password of your account.\n` +
+          `Open this link within one hour to choose a new password:\n\n${link}\n\n` +
+          `If you did not ask for it, ignore this e-mail: your password stays as it is.\n`,
+      });
     });
-    const link = `${this.deps.config.finance.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
-    const sent = await this.smtp.sendToUser(user.id, {
-      to: user.email,
-      subject: 'Reset your password',
-      text:
-        `Hello ${user.full_name},\n\nSomeone (hopefully you) asked to reset the password of your account.\n` +
-        `Open this link within one hour to choose a new password:\n\n${link}\n\n` +
-        `If you did not ask for it, ignore this e-mail: your password stays as it is.\n`,
-    });
-    if (!sent) this.deps.logger.warn({ userId: user.id }, "password reset e-mail not sent: no SMTP configuration in the user's accounts and no SMTP_URL");
   }
 
   /** Sets a new password with a reset token (once, within the hour); ends every session. */
@@ -101,7 +111,7 @@ export class PasswordsService {
     });
   }
 
-  /** Waits for reset e-mails still being sent (shutdown, tests). */
+  /** Waits for reset links still being written (shutdown, tests). */
   async settle(): Promise<void> {
     await Promise.allSettled([...this.sending]);
   }

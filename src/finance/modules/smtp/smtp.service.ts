@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { HttpError, invalidField, notFound, unauthorized } from '../../../core/http/errors.js';
 import { createSmtpTransport, type MailTransport } from '../../../core/mail/mail.transport.js';
-import type { TransportFor } from '../../../core/mail/mail.worker.js';
-import type { OutgoingEmail } from '../../../core/mail/outgoing-emails.js';
+import { sendQueuedNow, type TransportFor } from '../../../core/mail/mail.worker.js';
+import { enqueueEmail, type OutgoingEmail } from '../../../core/mail/outgoing-emails.js';
 import { DestinationGuard } from '../../../core/webhooks/destination-guard.js';
-import type { FinanceContext, FinanceDeps } from '../../context.js';
+import type { FinanceContext, FinanceDeps, Trx } from '../../context.js';
 import type { SmtpSettings } from '../../db/schema.js';
 import type { UsersService } from '../users/users.service.js';
 import * as repo from './smtp.repository.js';
@@ -15,12 +14,19 @@ export type { OutgoingMessage, SentMessage } from './smtp.sender.js';
 
 const sealContext = (accountId: number) => `smtp_settings:${accountId}`;
 
+/** An e-mail to queue: `source` says what it is (`identity:...` for invitations and resets: see transportFor). */
+export interface QueuedEmail extends OutgoingMessage {
+  accountId: number | null;
+  source: string;
+}
+
 export const smtpNotConfigured = () =>
   new HttpError(422, 'smtp_not_configured', 'SMTP is not configured for this account: save it with POST /api/email/smtp');
 
 /**
  * Each account's SMTP configuration (password sealed with AES-256-GCM, never returned), and sending
- * e-mail through it now: `sendWithAccountSmtp` is what other modules (accountant reports) call.
+ * e-mail: other modules `queue` their e-mails in their own transaction (core's durable mail queue)
+ * and, when a request reports the outcome, `deliverNow`; `transportFor` routes each queued e-mail.
  */
 export class SmtpService {
   private readonly guard: DestinationGuard;
@@ -80,6 +86,42 @@ export class SmtpService {
     return { ...sent, to: user.email };
   }
 
+  /**
+   * Queues an e-mail in the caller's transaction (it exists if and only if that commits); the
+   * mail worker, or `deliverNow`, sends it through `transportFor`. Returns its id.
+   */
+  queue(trx: Trx, email: QueuedEmail): Promise<string> {
+    return enqueueEmail(trx, {
+      accountId: email.accountId,
+      source: email.source,
+      to: typeof email.to === 'string' ? [email.to] : email.to,
+      subject: email.subject,
+      text: email.text,
+      html: email.html ?? null,
+      replyTo: email.replyTo ?? null,
+      attachments: (email.attachments ?? []).map((a) => ({
+        filename: a.filename,
+        contentBase64: Buffer.from(a.content).toString('base64'),
+        ...(a.contentType ? { contentType: a.contentType } : {}),
+      })),
+    });
+  }
+
+  /**
+   * Sends a queued e-mail now, once its transaction has committed, for a request that reports the
+   * outcome: 422 `smtp_send_failed` with the server's answer when it fails (the e-mail is then
+   * failed for good). Never inside a transaction.
+   */
+  async deliverNow(emailId: string): Promise<void> {
+    const error = await sendQueuedNow(this.deps.db, emailId, this.transportFor, this.deps.logger);
+    if (error !== null) throw new HttpError(422, 'smtp_send_failed', `The SMTP server did not accept the e-mail: ${error}`);
+  }
+
+  /** Whether an identity e-mail (invitation, reset) can be sent for the account: SMTP_URL or the account's own server. */
+  async canSendIdentityMail(accountId: number): Promise<boolean> {
+    return this.deps.config.mail.smtpUrl !== null || (await this.isConfigured(accountId));
+  }
+
   /** Whether the account has saved an SMTP configuration (to refuse early, before writing anything). */
   async isConfigured(accountId: number): Promise<boolean> {
     return (await repo.findSmtp(this.deps.db, accountId)) !== undefined;
@@ -96,25 +138,9 @@ export class SmtpService {
     return this.sendWith(settings, message);
   }
 
-  /**
-   * Sends an e-mail about a user (password reset): through the SMTP configuration of the user's
-   * oldest membership whose account has one; otherwise through the instance's SMTP_URL when set.
-   * Returns null when neither exists (nothing sent).
-   */
-  async sendToUser(userId: number, message: OutgoingMessage): Promise<SentMessage | null> {
-    const settings = await repo.findFirstSmtpOfUser(this.deps.db, userId);
-    if (settings) return this.sendWith(settings, message);
-    const { smtpUrl, from } = this.deps.config.mail;
-    if (!smtpUrl) return null;
-    const transport = createSmtpTransport(smtpUrl);
-    try {
-      const id = `fin_${randomUUID().replace(/-/g, '')}`;
-      const to = typeof message.to === 'string' ? [message.to] : message.to;
-      await transport.send({ id, from, to, subject: message.subject, text: message.text, html: message.html ?? null });
-      return { messageId: id, response: 'sent through SMTP_URL', accepted: [...to], rejected: [] };
-    } finally {
-      transport.close();
-    }
+  /** The account whose SMTP server carries e-mails about a user: their oldest membership whose account has one, or null. */
+  async accountForUserMail(userId: number): Promise<number | null> {
+    return (await repo.findFirstSmtpOfUser(this.deps.db, userId))?.account_id ?? null;
   }
 
   /**
