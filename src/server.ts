@@ -1,14 +1,14 @@
 import pino from 'pino';
 import { loadConfig, type Config } from './config.js';
 import { buildChatApp } from './chat/app.js';
-import { chatMigrations } from './chat/db/migrations/index.js';
+import { chatMigrations } from './chat/modules.js';
 import type { ChatDatabase } from './chat/db/schema.js';
 import { ensurePlatformApp } from './chat/platform/platform.bootstrap.js';
 import { openDatabase, type Database } from './core/db/database.js';
 import { migrateToLatest } from './core/db/migrator.js';
 import type { App } from './core/http/app-base.js';
 import { buildFinanceApp } from './finance/app.js';
-import { financeMigrations } from './finance/db/migrations/index.js';
+import { financeMigrations } from './finance/modules.js';
 import type { FinanceDatabase } from './finance/db/schema.js';
 
 type Which = 'all' | 'chat' | 'finance';

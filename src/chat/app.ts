@@ -9,10 +9,9 @@ import { registerCable } from '../core/realtime/cable.plugin.js';
 import { createLocalFileStore } from '../core/storage/file-store.js';
 import { createChatBackground, type BackgroundOptions, type ChatBackground } from './background.js';
 import { authPlugin } from './auth/auth.plugin.js';
-import { createChatServices } from './container.js';
 import type { ChatDeps } from './context.js';
 import { roomChannel } from './realtime/realtime.channel.js';
-import { chatRoutes } from './routes.js';
+import { chatModules, createChatServices } from './modules.js';
 
 export const CHAT_VERSION = '0.1.0';
 
@@ -102,7 +101,7 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
   }
   await app.register(async (api) => {
     await api.register(authPlugin, { deps });
-    for (const routes of chatRoutes) await api.register(routes, { services });
+    for (const module of chatModules) for (const routes of module.routes ?? []) await api.register(routes, { services });
   });
 
   return app;

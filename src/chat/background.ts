@@ -5,16 +5,13 @@ import type { JobDefinition } from '../core/jobs/jobs.js';
 import { createSmtpTransport } from '../core/mail/mail.transport.js';
 import { instanceTransport } from '../core/mail/mail.worker.js';
 import { createBroadcaster, type EventSink } from '../core/realtime/broadcaster.js';
-import { webhookFanOut } from '../core/webhooks/subscriptions.js';
+import { backgroundOf } from '../core/modules/module.js';
 import type { ChatServices } from './container.js';
 import type { ChatDeps } from './context.js';
 import type { ChatDatabase } from './db/schema.js';
 import type { ChatEvents } from './events.js';
-import { agentBotListener } from './listeners/agent-bot.listener.js';
-import { automationListener } from './listeners/automation.listener.js';
 import { realtimeListener } from './listeners/realtime.listener.js';
-import { AutomationEngine } from './modules/automation-rules/automation.engine.js';
-import { WEBHOOK_EVENTS } from './modules/webhooks/webhooks.schema.js';
+import { chatModules } from './modules.js';
 
 export interface BackgroundOptions {
   /** How often idle loops look for work (ms); tests use small values. */
@@ -32,10 +29,10 @@ export interface BackgroundOptions {
 }
 
 /**
- * The conversation service's background work on core's runtime: its listeners (webhook fan-out,
- * agent bots, automation rules, realtime push), signed deliveries (with Chatwoot's headers), the
- * mail queue through SMTP_URL, and its jobs (sign-in rate-limit housekeeping; history retention
- * comes with the runtime). Started with the app in production (server.ts) and by the tests that need it.
+ * The conversation service's background work on core's runtime: its modules' listeners and jobs
+ * (chat/modules.ts) plus realtime push, signed deliveries (with Chatwoot's headers), and the mail
+ * queue through SMTP_URL; history retention comes with the runtime. Started with the app in
+ * production (server.ts) and by the tests that need it.
  */
 export function createChatBackground(deps: ChatDeps, services: ChatServices, logger: FastifyBaseLogger, options: BackgroundOptions = {}) {
   const { config } = deps;
@@ -43,21 +40,13 @@ export function createChatBackground(deps: ChatDeps, services: ChatServices, log
   const broadcaster = options.realtimeSink
     ? createBroadcaster({ db: deps.db, dialect: deps.dialect, databaseUrl: config.chat.databaseUrl, logger, sink: options.realtimeSink })
     : null;
+  const modules = backgroundOf(chatModules, { deps, services, logger });
   const listeners: EventListener<ChatDatabase, ChatEvents>[] = [
-    webhookFanOut<ChatDatabase, ChatEvents>({ catalogue: WEBHOOK_EVENTS, body: (event) => event.snapshot }),
-    agentBotListener(),
-    automationListener(new AutomationEngine(deps, services, logger)),
+    ...modules.listeners,
     ...(broadcaster ? [realtimeListener(broadcaster)] : []),
     ...(options.listeners ?? []),
   ];
-  const jobs: JobDefinition[] = [
-    {
-      name: 'chat.rate_limit_housekeeping',
-      schedule: { every: 10 * 60_000 },
-      handle: async (_job, context) => void (await services.rateLimits.purgeExpired(context.now)),
-    },
-    ...(options.jobs ?? []),
-  ];
+  const jobs: JobDefinition[] = [...modules.jobs, ...(options.jobs ?? [])];
   return createBackgroundRuntime<ChatDatabase, ChatEvents>({
     db: deps.db,
     dialect: deps.dialect,

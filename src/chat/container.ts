@@ -23,10 +23,10 @@ import { PlatformService } from './platform/platform.service.js';
 import { PublicService } from './public/public.service.js';
 
 /**
- * The composition root: builds every service of the conversation service once, in dependency
- * order. Routes receive this object; services receive the services they call.
+ * The services of the conversation service's core module (chat/core.module.ts), built once, in
+ * dependency order. Routes receive the container; services receive the services they call.
  */
-export function createChatServices(deps: ChatDeps) {
+export function createCoreChatServices(deps: ChatDeps) {
   // Uploaded files (<DATA_DIR>/uploads): readMultipart writes them, attachment rows point at them.
   const fileStore = deps.fileStore;
   const attachmentFiles = new AttachmentFilesService(deps, fileStore);
@@ -65,4 +65,12 @@ export function createChatServices(deps: ChatDeps) {
   };
 }
 
-export type ChatServices = ReturnType<typeof createChatServices>;
+type CoreChatServices = ReturnType<typeof createCoreChatServices>;
+
+/**
+ * The container of every module's services (chat/modules.ts builds it in list order). A module
+ * adds its own by declaration merging:
+ *   declare module '../../container.js' { interface ChatServices { pipelines: PipelinesService } }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the modules extend it
+export interface ChatServices extends CoreChatServices {}

@@ -18,5 +18,5 @@ import { publicRoutes } from './public/public.routes.js';
 
 export type ChatRoutes = (app: App, options: { services: ChatServices }) => Promise<void>;
 
-/** Every route plugin of the conversation service. Order does not matter. */
-export const chatRoutes: ChatRoutes[] = [platformRoutes, profileRoutes, inboxesRoutes, contactsRoutes, agentsRoutes, teamsRoutes, inboxMembersRoutes, agentBotsRoutes, attachmentFilesRoutes, conversationsRoutes, messagesRoutes, webhooksRoutes, automationRulesRoutes, publicRoutes];
+/** The route plugins of the core module (chat/core.module.ts). Order does not matter. */
+export const coreChatRoutes: ChatRoutes[] = [platformRoutes, profileRoutes, inboxesRoutes, contactsRoutes, agentsRoutes, teamsRoutes, inboxMembersRoutes, agentBotsRoutes, attachmentFilesRoutes, conversationsRoutes, messagesRoutes, webhooksRoutes, automationRulesRoutes, publicRoutes];

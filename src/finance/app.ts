@@ -8,10 +8,9 @@ import { createSecretBox } from '../core/security/encryption.js';
 import { loadOrCreateSecret } from '../core/security/secrets.js';
 import { financeAuthPlugin } from './auth/finance-auth.plugin.js';
 import { createFinanceBackground, type FinanceBackground, type FinanceBackgroundOptions } from './background.js';
-import { createFinanceServices } from './container.js';
 import type { FinanceDeps, FinanceSecrets } from './context.js';
 import type { FinanceDatabase } from './db/schema.js';
-import { financeRoutes } from './routes.js';
+import { createFinanceServices, financeModules } from './modules.js';
 
 export const FINANCE_VERSION = '0.1.0';
 
@@ -75,7 +74,7 @@ export async function buildFinanceApp(options: FinanceAppOptions): Promise<App> 
   app.addHook('onClose', async () => services.passwords.settle());
   await app.register(async (api) => {
     await api.register(financeAuthPlugin, { deps });
-    for (const routes of financeRoutes) await api.register(routes, { services });
+    for (const module of financeModules) for (const routes of module.routes ?? []) await api.register(routes, { services });
   });
   return app;
 }

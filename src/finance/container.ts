@@ -20,10 +20,10 @@ import { TransactionsService } from './modules/transactions/transactions.service
 import { UsersService } from './modules/users/users.service.js';
 
 /**
- * The composition root of the finance service: every service built once, in dependency order.
- * Routes receive this object; services receive the services they call.
+ * The services of the finance service's core module (finance/core.module.ts), built once, in
+ * dependency order. Routes receive the container; services receive the services they call.
  */
-export function createFinanceServices(deps: FinanceDeps) {
+export function createCoreFinanceServices(deps: FinanceDeps) {
   const users = new UsersService(deps);
   const accounts = new AccountsService(deps);
   const sessions = new SessionsService(deps);
@@ -68,4 +68,8 @@ export function createFinanceServices(deps: FinanceDeps) {
   };
 }
 
-export type FinanceServices = ReturnType<typeof createFinanceServices>;
+type CoreFinanceServices = ReturnType<typeof createCoreFinanceServices>;
+
+/** The container of every module's services; a module adds its own by declaration merging (see chat/container.ts). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the modules extend it
+export interface FinanceServices extends CoreFinanceServices {}

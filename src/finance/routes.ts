@@ -16,7 +16,7 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 export type FinanceRoutes = (app: App, options: { services: FinanceServices }) => Promise<void>;
 
 /** Every route plugin of the finance service. Order does not matter. */
-export const financeRoutes: FinanceRoutes[] = [
+export const coreFinanceRoutes: FinanceRoutes[] = [
   authRoutes,
   passwordsRoutes,
   membersRoutes,

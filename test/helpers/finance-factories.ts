@@ -326,7 +326,7 @@ export async function newFinanceNotifications(t: FinanceTestApp, user: FinanceTe
 
 /** The finance services on the test app's database (tests that drive jobs with their own clock). */
 export async function financeServicesOf(t: FinanceTestApp) {
-  const { createFinanceServices } = await import('../../src/finance/container.js');
+  const { createFinanceServices } = await import('../../src/finance/modules.js');
   const { loadFinanceSecrets } = await import('../../src/finance/app.js');
   const deps = { db: t.db, dialect: t.dialect, config: t.config, secrets: loadFinanceSecrets(t.config), logger: t.app.log };
   return { deps, services: createFinanceServices(deps) };

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely, LogEvent } from 'kysely';
 import { buildChatApp } from '../../src/chat/app.js';
 import type { BackgroundOptions } from '../../src/chat/background.js';
-import { chatMigrations } from '../../src/chat/db/migrations/index.js';
+import { chatMigrations } from '../../src/chat/modules.js';
 import type { ChatDatabase } from '../../src/chat/db/schema.js';
 import { ensurePlatformApp } from '../../src/chat/platform/platform.bootstrap.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -14,7 +14,7 @@ import { migrateToLatest } from '../../src/core/db/migrator.js';
 import type { App } from '../../src/core/http/app-base.js';
 import { buildFinanceApp } from '../../src/finance/app.js';
 import type { FinanceBackgroundOptions } from '../../src/finance/background.js';
-import { financeMigrations } from '../../src/finance/db/migrations/index.js';
+import { financeMigrations } from '../../src/finance/modules.js';
 import type { FinanceDatabase } from '../../src/finance/db/schema.js';
 
 /**

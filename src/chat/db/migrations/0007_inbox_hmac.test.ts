@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../../core/db/migrator.js';
 import { openTestDatabase, type TestDatabase } from '../../../../test/helpers/test-app.js';
 import type { ChatDatabase } from '../schema.js';
-import { chatMigrations } from './index.js';
+import { chatMigrations } from '../../modules.js';
 
 /** 0007 on a database that already holds inboxes and contact inboxes (an upgrade, on both dialects). */
 

@@ -9,8 +9,11 @@ import { migration0007InboxHmac } from './0007_inbox_hmac.js';
 import { migration0008ConversationCountsIndex } from './0008_conversation_counts_index.js';
 import { migration0009Backbone } from './0009_backbone.js';
 
-/** Every migration of the conversation service, in order. Names never change once released. */
-export const chatMigrations: Record<string, PortableMigration> = {
+/**
+ * The migrations of the core module, in order (chat/modules.ts collects every module's). Names
+ * never change once released; a new module numbers its own after the last one here.
+ */
+export const coreChatMigrations: Record<string, PortableMigration> = {
   '0001_core': migration0001,
   '0002_contacts': migration0002Contacts,
   '0003_webhooks': migration0003Webhooks,

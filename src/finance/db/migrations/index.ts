@@ -7,8 +7,11 @@ import { migration0005 } from './0005_history_indexes.js';
 import { migration0006 } from './0006_invitations.js';
 import { migration0007Backbone } from './0007_backbone.js';
 
-/** Every migration of the finance service, in order. Names never change once released. */
-export const financeMigrations: Record<string, PortableMigration> = {
+/**
+ * The migrations of the finance core module, in order (finance/modules.ts collects every module's).
+ * Names never change once released.
+ */
+export const coreFinanceMigrations: Record<string, PortableMigration> = {
   '0001_core': migration0001,
   '0002_identity': migration0002,
   '0003_finance_data': migration0003,

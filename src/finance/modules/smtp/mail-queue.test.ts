@@ -44,7 +44,7 @@ describe('finance mail routing', () => {
     expect(accountServer.received.slice(seenAccount)).toEqual([]);
     // Both are on the queue's log, sent (the worker records it just after the server's answer).
     const rows = () => t.db.selectFrom('outgoing_emails').select(['source', 'status']).where('source', 'like', 'identity:%').execute();
-    await expect.poll(async () => (await rows()).map((r) => `${r.source.split(':').slice(0, 2).join(':')} ${r.status}`).sort()).toEqual([
+    await expect.poll(async () => (await rows()).map((r) => `${(r.source ?? '').split(':').slice(0, 2).join(':')} ${r.status}`).sort()).toEqual([
       'identity:invitation sent',
       'identity:password_reset sent',
     ]);

@@ -1,0 +1,22 @@
+import { buildServices, collectMigrations, type ServiceModule } from '../core/modules/module.js';
+import type { ChatServices } from './container.js';
+import type { ChatDeps } from './context.js';
+import { chatCoreModule } from './core.module.js';
+import type { ChatDatabase } from './db/schema.js';
+import type { ChatEvents } from './events.js';
+import type { ChatRoutes } from './routes.js';
+
+/** A module of the conversation service (see core/modules/module.ts). */
+export type ChatModule = ServiceModule<ChatDeps, ChatServices, ChatDatabase, ChatEvents, ChatRoutes>;
+
+/**
+ * Every module of the conversation service, in dependency order. Adding a module is its folder
+ * (routes, services, listeners, jobs, migrations, declared in its `<name>.module.ts`) and one line here.
+ */
+export const chatModules: readonly ChatModule[] = [chatCoreModule];
+
+/** Every migration of the conversation service, in order. */
+export const chatMigrations = collectMigrations(chatModules);
+
+/** The container of the conversation service's services. */
+export const createChatServices = (deps: ChatDeps): ChatServices => buildServices(deps, chatModules);
