@@ -34,7 +34,7 @@ export function createCoreChatServices(deps: ChatDeps) {
   const accounts = new AccountsService(deps);
   const inboxes = new InboxesService(deps, attachmentFiles);
   const agentBots = new AgentBotsService(deps, inboxes);
-  const platform = new PlatformService(deps, users, agentBots, attachmentFiles);
+  const platform = new PlatformService(deps, users, accounts, agentBots, attachmentFiles);
   // Sign-in rate limits, in the database so every instance shares them.
   const rateLimits = new RateLimiter(deps.db);
   const profile = new ProfileService(deps, users, platform, rateLimits);
@@ -45,7 +45,7 @@ export function createCoreChatServices(deps: ChatDeps) {
   const contactLabels = new ContactLabelsService(deps, contacts);
   // Messages (records) sit below conversations (which show their last messages); the use cases
   // that need both (posting in a conversation, starting one) sit above them.
-  const messages = new MessagesService(deps);
+  const messages = new MessagesService(deps, attachmentFiles);
   const conversations = new ConversationsService(deps, { accounts, inboxes, agents, messages, contacts });
   const conversationChanges = new ConversationChangesService(deps, conversations, teams);
   const conversationMessages = new ConversationMessagesService(deps, conversations, messages, accounts, {

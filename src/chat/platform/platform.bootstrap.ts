@@ -1,5 +1,5 @@
 import { randomToken } from '../../core/security/tokens.js';
-import * as auth from '../auth/auth.repository.js';
+import { issueAccessToken, ownerOfToken } from '../auth/access-tokens.js';
 import type { Q } from '../context.js';
 import * as repo from './platform.repository.js';
 
@@ -10,16 +10,16 @@ import * as repo from './platform.repository.js';
 export async function ensurePlatformApp(db: Q, configuredToken?: string): Promise<{ token?: string; created: boolean }> {
   return db.transaction().execute(async (trx) => {
     if (configuredToken) {
-      const owner = await auth.findTokenOwner(trx, configuredToken);
+      const owner = await ownerOfToken(trx, configuredToken);
       if (owner?.owner_type === 'PlatformApp') return { created: false };
       const app = await repo.insertPlatformApp(trx, 'Configured platform app');
-      await auth.insertToken(trx, 'PlatformApp', app.id, configuredToken);
+      await issueAccessToken(trx, 'PlatformApp', app.id, configuredToken);
       return { created: true };
     }
     if ((await repo.countPlatformApps(trx)) > 0) return { created: false };
     const app = await repo.insertPlatformApp(trx, 'Default platform app');
     const token = randomToken(32);
-    await auth.insertToken(trx, 'PlatformApp', app.id, token);
+    await issueAccessToken(trx, 'PlatformApp', app.id, token);
     return { token, created: true };
   });
 }

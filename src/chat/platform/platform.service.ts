@@ -3,7 +3,7 @@ import { randomToken, sha256Hex } from '../../core/security/tokens.js';
 import type { ChatDeps, Q } from '../context.js';
 import type { Updateable } from 'kysely';
 import type { Account, AccountRole, AccountsTable, User } from '../db/schema.js';
-import * as accounts from '../modules/accounts/accounts.repository.js';
+import type { AccountsService } from '../modules/accounts/accounts.service.js';
 import type { AttachmentFilesService } from '../modules/attachments-files/attachments-files.service.js';
 import type { AgentBotsService } from '../modules/agent-bots/agent-bots.service.js';
 import type { AgentBotBody, AgentBotPatch } from '../modules/agent-bots/agent-bots.schema.js';
@@ -21,12 +21,13 @@ export class PlatformService {
   constructor(
     private readonly deps: ChatDeps,
     private readonly users: UsersService,
+    private readonly accounts: AccountsService,
     private readonly agentBots: AgentBotsService,
     private readonly attachmentFiles: AttachmentFilesService,
   ) {}
 
   private async ownedAccount(q: Q, appId: number, accountId: number): Promise<Account> {
-    const account = (await repo.isGranted(q, appId, 'Account', accountId)) ? await accounts.findAccount(q, accountId) : undefined;
+    const account = (await repo.isGranted(q, appId, 'Account', accountId)) ? await this.accounts.find(q, accountId) : undefined;
     if (!account) throw notFound('Account');
     return account;
   }
@@ -40,7 +41,7 @@ export class PlatformService {
   createAccount(appId: number, body: AccountBody): Promise<Account> {
     return this.deps.db.transaction().execute(async (trx) => {
       const now = Date.now();
-      const account = await accounts.insertAccount(trx, {
+      const account = await this.accounts.create(trx, {
         name: body.name,
         locale: body.locale ?? 'en',
         domain: body.domain ?? null,
@@ -76,7 +77,7 @@ export class PlatformService {
       if (body.plan !== undefined) values.plan = body.plan;
       if (body.custom_attributes !== undefined) values.custom_attributes = JSON.stringify(body.custom_attributes);
       if (body.features !== undefined) values.features = JSON.stringify(body.features);
-      const updated = await accounts.updateAccount(trx, account.id, values);
+      const updated = await this.accounts.update(trx, account.id, values);
       return updated ?? account;
     });
   }
@@ -86,7 +87,7 @@ export class PlatformService {
     const storageKeys = await this.deps.db.transaction().execute(async (trx) => {
       const account = await this.ownedAccount(trx, appId, accountId);
       const keys = await this.attachmentFiles.keysOfAccount(trx, account.id);
-      await accounts.deleteAccount(trx, account.id);
+      await this.accounts.delete(trx, account.id);
       await repo.revokeAll(trx, 'Account', account.id);
       return keys;
     });
@@ -95,21 +96,21 @@ export class PlatformService {
 
   async listAccountUsers(appId: number, accountId: number) {
     await this.ownedAccount(this.deps.db, appId, accountId);
-    return accounts.listAccountUsers(this.deps.db, accountId);
+    return this.accounts.members(this.deps.db, accountId);
   }
 
   addAccountUser(appId: number, accountId: number, userId: number, role: AccountRole) {
     return this.deps.db.transaction().execute(async (trx) => {
       await this.ownedAccount(trx, appId, accountId);
       await this.ownedUser(trx, appId, userId);
-      return accounts.upsertAccountUser(trx, accountId, userId, role);
+      return this.accounts.addMember(trx, accountId, userId, role);
     });
   }
 
   async removeAccountUser(appId: number, accountId: number, userId: number): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
       await this.ownedAccount(trx, appId, accountId);
-      const removed = await accounts.deleteAccountUser(trx, accountId, userId);
+      const removed = await this.accounts.removeMember(trx, accountId, userId);
       if (!removed) throw notFound('Account user');
     });
   }
@@ -146,7 +147,7 @@ export class PlatformService {
   async deleteUser(appId: number, userId: number): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
       const user = await this.ownedUser(trx, appId, userId);
-      await accounts.unassignUserEverywhere(trx, user.id);
+      await this.accounts.unassignUserEverywhere(trx, user.id);
       await this.users.delete(trx, user.id);
       await repo.revokeAll(trx, 'User', user.id);
     });

@@ -1,5 +1,6 @@
 import type { ChatDeps, Q } from '../../context.js';
-import type { AccountRole } from '../../db/schema.js';
+import type { Insertable, Updateable } from 'kysely';
+import type { AccountRole, AccountsTable } from '../../db/schema.js';
 import * as repo from './accounts.repository.js';
 
 /** Account records and memberships, for the platform interface and other modules. */
@@ -8,6 +9,24 @@ export class AccountsService {
 
   find(q: Q, id: number) {
     return repo.findAccount(q, id);
+  }
+
+  create(q: Q, values: Insertable<AccountsTable>) {
+    return repo.insertAccount(q, values);
+  }
+
+  update(q: Q, id: number, values: Updateable<AccountsTable>) {
+    return repo.updateAccount(q, id, values);
+  }
+
+  /** Removes the account and, through foreign keys, everything it owns. */
+  delete(q: Q, id: number) {
+    return repo.deleteAccount(q, id);
+  }
+
+  /** A user who leaves the service: unassigned from conversations and removed from every account. */
+  unassignUserEverywhere(q: Q, userId: number) {
+    return repo.unassignUserEverywhere(q, userId);
   }
 
   nextConversationDisplayId(q: Q, accountId: number) {

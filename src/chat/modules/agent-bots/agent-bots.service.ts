@@ -1,6 +1,6 @@
 import { notFound } from '../../../core/http/errors.js';
 import { randomToken } from '../../../core/security/tokens.js';
-import * as auth from '../../auth/auth.repository.js';
+import { accessTokenOf, issueAccessToken } from '../../auth/access-tokens.js';
 import type { AccountContext, ChatDeps, Q } from '../../context.js';
 import type { Updateable } from 'kysely';
 import type { AgentBot, AgentBotsTable } from '../../db/schema.js';
@@ -31,7 +31,7 @@ export class AgentBotsService {
         created_at: now,
         updated_at: now,
       });
-      await auth.insertToken(trx, 'AgentBot', bot.id, randomToken(24));
+      await issueAccessToken(trx, 'AgentBot', bot.id);
       if (onCreated) await onCreated(trx, bot);
       return bot;
     });
@@ -78,7 +78,7 @@ export class AgentBotsService {
   }
 
   accessToken(id: number) {
-    return auth.findTokenFor(this.deps.db, 'AgentBot', id);
+    return accessTokenOf(this.deps.db, 'AgentBot', id);
   }
 
   /** Connects a bot (the account's own or a global one) to an inbox, or disconnects with null. */

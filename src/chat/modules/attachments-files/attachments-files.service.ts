@@ -3,7 +3,9 @@ import { HttpError, notFound } from '../../../core/http/errors.js';
 import { isInlineKind, type FileKind } from '../../../core/storage/file-formats.js';
 import { isStorageKey, sanitizeFileName, type ByteRange, type FileStore } from '../../../core/storage/file-store.js';
 import type { ChatDeps, Q } from '../../context.js';
-import * as attachments from '../messages/attachments.repository.js';
+import type { StoredFile } from '../../../core/http/multipart.js';
+import type { Attachment } from '../../db/schema.js';
+import * as attachments from './attachments.repository.js';
 
 export interface AttachmentFile {
   contentType: string;
@@ -20,7 +22,8 @@ export interface AttachmentFile {
 /**
  * Serves attachment files by storage key. The key (128 random bits) is the credential, like a
  * signed URL, so the route needs no token; the file name in the URL must match the stored one so
- * a key cannot be re-labelled. Row lookup is the only SQL, in the attachments repository.
+ * a key cannot be re-labelled. This module owns the `attachments` table: messages (and later
+ * deal cards) record and list their attachment rows through it.
  */
 export class AttachmentFilesService {
   constructor(
@@ -42,6 +45,21 @@ export class AttachmentFilesService {
 
   keysOfContact(q: Q, accountId: number, contactId: number) {
     return attachments.storageKeysOfContact(q, accountId, contactId);
+  }
+
+  /** Records the stored files of a message, in the caller's transaction. */
+  insertForMessage(trx: Q, accountId: number, messageId: number, files: readonly StoredFile[], now = Date.now()): Promise<Attachment[]> {
+    return attachments.insertAttachments(trx, accountId, messageId, files, now);
+  }
+
+  /** The attachment rows of a page of messages, in one query. */
+  rowsOfMessages(q: Q, accountId: number, messageIds: readonly number[]): Promise<Attachment[]> {
+    return attachments.listAttachmentsOfMessages(q, accountId, messageIds);
+  }
+
+  /** Deletes a message's attachment rows; returns their storage keys (remove the files after commit). */
+  deleteOfMessage(trx: Q, accountId: number, messageId: number): Promise<string[]> {
+    return attachments.deleteAttachmentsOfMessage(trx, accountId, messageId);
   }
 
   /** Removes files whose rows are gone (missing files are ignored). */

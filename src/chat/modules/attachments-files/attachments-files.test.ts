@@ -7,7 +7,7 @@ import { createLocalFileStore, newStorageKey, sanitizeFileName, type LocalFileSt
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { newAccount, newConversation, newMessage, type TestAccount } from '../../../../test/helpers/factories.js';
 import type { Attachment } from '../../db/schema.js';
-import * as repo from '../messages/attachments.repository.js';
+import * as repo from './attachments.repository.js';
 import { presentAttachment } from '../messages/attachments.presenter.js';
 
 let t: ChatTestApp;

@@ -1,5 +1,5 @@
 import type { Q } from '../../context.js';
-import * as taggings from '../labels/taggings.repository.js';
+import * as taggings from '../../db/taggings.js';
 
 /** Labels of contacts: the shared taggings with taggable_type 'Contact'. */
 const TYPE = 'Contact' as const;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { call, client } from '../../../../test/helpers/http.js';
 import { newAccount, newAgent, newContact, newInbox, type TestAccount } from '../../../../test/helpers/factories.js';
-import { storageKeysOfContact } from '../messages/attachments.repository.js';
+import { storageKeysOfContact } from '../attachments-files/attachments.repository.js';
 
 let t: ChatTestApp;
 beforeAll(async () => {

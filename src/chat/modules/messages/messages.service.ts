@@ -2,7 +2,7 @@ import { forbidden, invalidField, notFound } from '../../../core/http/errors.js'
 import { parseJsonObject } from '../../../core/time.js';
 import type { AccountContext, ChatDeps, Q } from '../../context.js';
 import type { Conversation, Message, SenderType } from '../../db/schema.js';
-import { deleteAttachmentsOfMessage, insertAttachments, listAttachmentsOfMessages } from './attachments.repository.js';
+import type { AttachmentFilesService } from '../attachments-files/attachments-files.service.js';
 import { presentAttachment } from './attachments.presenter.js';
 import type { MessageAttachment, MessageSender, MessageView } from './messages.presenter.js';
 import * as repo from './messages.repository.js';
@@ -42,11 +42,14 @@ export interface SoftDeleteResult {
  * a message on its conversation belong to ConversationMessagesService.
  */
 export class MessagesService {
-  constructor(private readonly deps: ChatDeps) {}
+  constructor(
+    private readonly deps: ChatDeps,
+    private readonly attachmentFiles: AttachmentFilesService,
+  ) {}
 
   /** The attachment objects of a page of messages, in one query (on the caller's executor). */
   async attachmentsFor(q: Q, accountId: number, messageIds: number[]): Promise<MessageAttachment[]> {
-    const rows = await listAttachmentsOfMessages(q, accountId, messageIds);
+    const rows = await this.attachmentFiles.rowsOfMessages(q, accountId, messageIds);
     return rows.map((row) => presentAttachment(row, this.deps.config.chat.publicUrl));
   }
 
@@ -182,7 +185,7 @@ export class MessagesService {
       created_at: now,
       updated_at: now,
     });
-    await insertAttachments(trx, conversation.account_id, message.id, files, now);
+    await this.attachmentFiles.insertForMessage(trx, conversation.account_id, message.id, files, now);
     const [view] = await this.views(trx, conversation.account_id, [message], () => conversation.display_id);
     return view;
   }
@@ -226,7 +229,7 @@ export class MessagesService {
     let after = before;
     let removedStorageKeys: string[] = [];
     if (!alreadyDeleted) {
-      removedStorageKeys = await deleteAttachmentsOfMessage(trx, accountId, before.id);
+      removedStorageKeys = await this.attachmentFiles.deleteOfMessage(trx, accountId, before.id);
       after = await repo.updateMessage(trx, accountId, before.id, {
         content: DELETED_MESSAGE_CONTENT,
         content_type: 'text',

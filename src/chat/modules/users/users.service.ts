@@ -1,7 +1,7 @@
 import { conflict } from '../../../core/http/errors.js';
 import { hashPassword } from '../../../core/security/passwords.js';
 import { randomToken } from '../../../core/security/tokens.js';
-import * as auth from '../../auth/auth.repository.js';
+import { accessTokenOf, issueAccessToken } from '../../auth/access-tokens.js';
 import type { ChatDeps, Q } from '../../context.js';
 import type { User } from '../../db/schema.js';
 import * as repo from './users.repository.js';
@@ -48,7 +48,7 @@ export class UsersService {
       created_at: now,
       updated_at: now,
     });
-    await auth.insertToken(q, 'User', user.id, randomToken(24));
+    await issueAccessToken(q, 'User', user.id);
     return { user, created: true };
   }
 
@@ -85,6 +85,6 @@ export class UsersService {
   }
 
   accessToken(q: Q, userId: number) {
-    return auth.findTokenFor(q, 'User', userId);
+    return accessTokenOf(q, 'User', userId);
   }
 }

@@ -1,6 +1,6 @@
-import { sameValueNoIndex } from '../../../core/db/where.js';
-import type { Q } from '../../context.js';
-import type { TaggableType } from '../../db/schema.js';
+import { sameValueNoIndex } from '../../core/db/where.js';
+import type { Q } from '../context.js';
+import type { TaggableType } from './schema.js';
 
 /**
  * Labels (taggings) of contacts and conversations: `taggable_type` says which table
