@@ -69,3 +69,35 @@ describe('JSON nesting depth', () => {
     }
   });
 });
+
+describe('strings and paths', () => {
+  it('refuses a NUL character anywhere in a path, a query or a body with 422, on both services (PostgreSQL cannot store it)', async () => {
+    const headers = { api_access_token: account.admin.token };
+    const cases = [
+      chat.app.inject({ method: 'POST', url: `${account.path}/contacts`, headers, payload: { name: 'a\u0000b' } }),
+      chat.app.inject({ method: 'POST', url: `${account.path}/contacts`, headers, payload: { name: 'ok', custom_attributes: { 'k\u0000': 1 } } }),
+      chat.app.inject({ method: 'GET', url: `${account.path}/contacts/search?q=%00`, headers }),
+      chat.app.inject({ method: 'GET', url: '/public/api/v1/inboxes/%00/contacts/x/conversations/1' }),
+      finance.app.inject({ method: 'GET', url: '/api/transactions?category=%00', headers: { authorization: `Bearer ${financeAccount.admin.accessToken}` } }),
+    ];
+    const before = (await chat.db.selectFrom('contacts').select('id').execute()).length;
+    for (const res of await Promise.all(cases)) {
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().code ?? res.json().error?.code).toBe('invalid_character');
+    }
+    expect((await chat.db.selectFrom('contacts').select('id').execute()).length).toBe(before);
+  });
+
+  it('answers a malformed or over-long path with the service error body, not the router\'s', async () => {
+    const headers = { api_access_token: account.admin.token };
+    const bad = await chat.app.inject({ method: 'GET', url: `${account.path}/inboxes/%`, headers });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ error: expect.any(String), code: 'malformed_path' });
+    const long = await chat.app.inject({ method: 'GET', url: `${account.path}/inboxes/${'a'.repeat(600)}`, headers });
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toMatchObject({ code: 'uri_too_long' });
+    const financeBad = await finance.app.inject({ method: 'GET', url: '/api/bills/%', headers: { authorization: `Bearer ${financeAccount.admin.accessToken}` } });
+    expect(financeBad.statusCode).toBe(400);
+    expect(financeBad.json()).toMatchObject({ success: false, error: { code: 'malformed_path' } });
+  });
+});

@@ -1,6 +1,7 @@
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyServerOptions,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
@@ -43,6 +44,17 @@ export interface BaseAppOptions {
   healthCheck: () => Promise<void>;
 }
 
+/** Where a value (nested at most MAX_JSON_DEPTH deep) holds a string or key with NUL, as a field path; null if nowhere. */
+function nulAt(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const at = key.includes('\u0000') ? `${path}.${key}` : nulAt(inner, `${path}.${key}`);
+    if (at) return at;
+  }
+  return null;
+}
+
 const tooDeep = () =>
   new HttpError(400, 'body_too_deep', `The request body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`);
 
@@ -65,6 +77,14 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Errors the router raises before any route (a path that is not valid percent-encoding, a
+    // path parameter over maxParamLength) get the service's error body too.
+    frameworkErrors: (error, _request, reply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const status = tooLong ? 414 : 400;
+      const message = tooLong ? 'A path segment of the request is too long' : 'The request path is not valid (malformed percent-encoding)';
+      void (reply as FastifyReply).code(status).send(options.errorBody(status, tooLong ? 'uri_too_long' : 'malformed_path', message));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.setValidatorCompiler(createValidatorCompiler());
@@ -84,6 +104,11 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
   installErrorHandling(app, options.errorBody);
 
   app.addHook('preValidation', async (request) => {
+    // No string of a request carries NUL: PostgreSQL cannot store it in text, and no field needs it.
+    for (const [part, value] of [['path', request.params], ['query', request.query], ['body', request.body]] as const) {
+      const field = nulAt(value, part);
+      if (field) throw new HttpError(422, 'invalid_character', `${field} contains a NUL character (\\u0000)`, [{ field, message: 'contains a NUL character' }]);
+    }
     const key = request.routeOptions.config?.bodyKey;
     if (key && request.body !== undefined) request.body = unwrapBody(request.body, key);
   });
