@@ -42,7 +42,7 @@ const sorted = (...ids: string[]) => [...ids].sort();
 
 /** The scheduler with the daily job as the background defines it, on this app's database, with its own clock (not started). */
 async function jobRunnerOf(app: FinanceTestApp, clock: () => number) {
-  const { deps, services } = await financeServicesOf(app);
+  const { services } = await financeServicesOf(app);
   return new JobRunner({ db: app.db, dialect: app.dialect, logger: app.app.log, clock, definitions: [dailyJob(services.dailyAlerts)] });
 }
 

@@ -3,7 +3,7 @@ import type { AccountContext, ChatDeps, Q } from '../../context.js';
 import type { AutomationRule, AutomationRuleRun } from '../../db/schema.js';
 import { validateActions, type ActionCheckServices, type StoredAction } from './automation-rules.actions.js';
 import { compileRuleConditions } from './automation-rules.conditions.js';
-import { actionsOf, conditionsOf, type StoredCondition } from './automation-rules.presenter.js';
+import { conditionsOf, type StoredCondition } from './automation-rules.presenter.js';
 import * as repo from './automation-rules.repository.js';
 import { RULE_EVENTS, type RuleAction, type RuleCondition, type RuleCreateBody, type RuleUpdateBody } from './automation-rules.schema.js';
 

@@ -1,6 +1,6 @@
 import { notFound } from '../../../core/http/errors.js';
 import { parseJsonObject } from '../../../core/time.js';
-import { assertStaff, eventOrigin, type AccountContext, type ChatDeps, type Q, type Trx } from '../../context.js';
+import { assertStaff, eventOrigin, type AccountContext, type ChatDeps, type Trx } from '../../context.js';
 import { emitChatEvent } from '../../events.js';
 import type { Conversation } from '../../db/schema.js';
 import type { AccountsService } from '../accounts/accounts.service.js';

@@ -1,0 +1,49 @@
+// Lint rules of the project (npm run lint): typescript-eslint's recommended rules, no import
+// cycles, and the boundaries of docs/ARCHITECTURE.md: core imports no domain, chat and finance
+// never import each other, and no module imports another module's repository (types excepted).
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Restricted import patterns for a set of files. */
+const restrict = (files, patterns) => ({
+  files,
+  ignores: ['**/*.test.ts'],
+  rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
+});
+
+const otherRepository = {
+  group: ['../*/*.repository.js', '../../*/*.repository.js', '../modules/*/*.repository.js', '../../modules/*/*.repository.js'],
+  allowTypeImports: true,
+  message: "Modules talk through services: call the other module's service, not its repository.",
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/extensions': ['.ts', '.js'],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', destructuredArrayIgnorePattern: '^_' },
+      ],
+    },
+  },
+  restrict(['src/core/**/*.ts'], [{ group: ['**/chat/**', '**/finance/**'], message: 'core knows no domain: it imports neither chat nor finance.' }]),
+  restrict(['src/chat/**/*.ts'], [{ group: ['**/finance/**'], message: 'chat and finance never import each other.' }, otherRepository]),
+  restrict(['src/finance/**/*.ts'], [{ group: ['**/chat/**'], message: 'chat and finance never import each other.' }, otherRepository]),
+  prettier,
+);
