@@ -16,7 +16,12 @@ const restrict = (files, patterns) => ({
 });
 
 const otherRepository = {
-  group: ['../*/*.repository.js', '../../*/*.repository.js', '../modules/*/*.repository.js', '../../modules/*/*.repository.js'],
+  group: [
+    '../*/*.repository.js',
+    '../../*/*.repository.js',
+    '../modules/*/*.repository.js',
+    '../../modules/*/*.repository.js',
+  ],
   allowTypeImports: true,
   message: "Modules talk through services: call the other module's service, not its repository.",
 };
@@ -38,12 +43,26 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': [
         'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', destructuredArrayIgnorePattern: '^_' },
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrors: 'none',
+          destructuredArrayIgnorePattern: '^_',
+        },
       ],
     },
   },
-  restrict(['src/core/**/*.ts'], [{ group: ['**/chat/**', '**/finance/**'], message: 'core knows no domain: it imports neither chat nor finance.' }]),
-  restrict(['src/chat/**/*.ts'], [{ group: ['**/finance/**'], message: 'chat and finance never import each other.' }, otherRepository]),
-  restrict(['src/finance/**/*.ts'], [{ group: ['**/chat/**'], message: 'chat and finance never import each other.' }, otherRepository]),
+  restrict(
+    ['src/core/**/*.ts'],
+    [{ group: ['**/chat/**', '**/finance/**'], message: 'core knows no domain: it imports neither chat nor finance.' }],
+  ),
+  restrict(
+    ['src/chat/**/*.ts'],
+    [{ group: ['**/finance/**'], message: 'chat and finance never import each other.' }, otherRepository],
+  ),
+  restrict(
+    ['src/finance/**/*.ts'],
+    [{ group: ['**/chat/**'], message: 'chat and finance never import each other.' }, otherRepository],
+  ),
   prettier,
 );

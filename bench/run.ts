@@ -30,7 +30,12 @@ const WEBHOOK_PACED = Number(process.env.BENCH_WEBHOOK_PACED ?? 200);
 const TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 10_000);
 const ROOT = path.resolve(import.meta.dirname, '..');
 
-function startProcess(cmd: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
+function startProcess(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -162,7 +167,12 @@ async function measureWebhooks(base: string, token: string, A: string, displayId
       await api(base, token, 'POST', `${A}/conversations/${id}/messages`, { content: `${tag}${i}` });
       if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
     });
-    await Promise.race([all, new Promise((_, reject) => setTimeout(() => reject(new Error('webhook deliveries did not all arrive in 180 s')), 180_000))]);
+    await Promise.race([
+      all,
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('webhook deliveries did not all arrive in 180 s')), 180_000),
+      ),
+    ]);
     const latencies = arrivals.map((a) => a.at - a.createdAt).sort((a, b) => a - b);
     const first = Math.min(...arrivals.map((a) => a.createdAt));
     const last = Math.max(...arrivals.map((a) => a.at));
@@ -174,8 +184,13 @@ async function measureWebhooks(base: string, token: string, A: string, displayId
     };
   };
   try {
-    await api(base, token, 'POST', `${A}/webhooks`, { url: `http://127.0.0.1:${port}/hook`, subscriptions: ['message_created'] });
-    process.stdout.write(`webhooks: a burst of ${WEBHOOK_EVENTS} messages, then ${WEBHOOK_PACED} at a steady pace...\n`);
+    await api(base, token, 'POST', `${A}/webhooks`, {
+      url: `http://127.0.0.1:${port}/hook`,
+      subscriptions: ['message_created'],
+    });
+    process.stdout.write(
+      `webhooks: a burst of ${WEBHOOK_EVENTS} messages, then ${WEBHOOK_PACED} at a steady pace...\n`,
+    );
     const burst = await phase('burst', WEBHOOK_EVENTS, 16, 0);
     const paced = await phase('paced', WEBHOOK_PACED, 1, 20);
     return { burst, paced };
@@ -232,7 +247,12 @@ async function measureFinance(dataDir: string, children: ChildProcess[]) {
   const results: Result[] = [];
   results.push(await measure('finance GET transactions (20/page)', { url: `${base}/api/transactions`, headers }));
   const from = isoDay(today - 90 * 86_400_000);
-  results.push(await measure('finance GET transactions, 90 days, expenses', { url: `${base}/api/transactions?from=${from}&kind=expense`, headers }));
+  results.push(
+    await measure('finance GET transactions, 90 days, expenses', {
+      url: `${base}/api/transactions?from=${from}&kind=expense`,
+      headers,
+    }),
+  );
   results.push(
     await measure('finance POST transaction', {
       url: `${base}/api/transactions`,
@@ -274,7 +294,12 @@ async function main() {
     });
     children.push(chat);
     await waitForHealth(`http://127.0.0.1:${chatPort}/health`);
-    const bare = await startProcess(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], {}, /LISTENING (\S+)/);
+    const bare = await startProcess(
+      process.execPath,
+      ['--import', 'tsx', 'bench/bare-server.ts'],
+      {},
+      /LISTENING (\S+)/,
+    );
     children.push(bare.child);
     const base = `http://127.0.0.1:${chatPort}`;
 
@@ -286,7 +311,10 @@ async function main() {
       email: `bench-${randomBytes(4).toString('hex')}@example.test`,
       password: 'bench-password',
     });
-    await api(base, platformToken, 'POST', `/platform/api/v1/accounts/${account.id}/account_users`, { user_id: user.id, role: 'administrator' });
+    await api(base, platformToken, 'POST', `/platform/api/v1/accounts/${account.id}/account_users`, {
+      user_id: user.id,
+      role: 'administrator',
+    });
     const token: string = user.access_token;
     const A = `/api/v1/accounts/${account.id}`;
     const inbox = await api(base, token, 'POST', `${A}/inboxes`, { name: 'Bench inbox', channel: { type: 'api' } });
@@ -300,7 +328,10 @@ async function main() {
         message: { content: `Hello from contact ${i}` },
       });
       displayIds.push(conversation.id);
-      await api(base, token, 'POST', `${A}/conversations/${conversation.id}/messages`, { content: 'Thanks, looking into it', message_type: 'outgoing' });
+      await api(base, token, 'POST', `${A}/conversations/${conversation.id}/messages`, {
+        content: 'Thanks, looking into it',
+        message_type: 'outgoing',
+      });
     });
     process.stdout.write(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 
@@ -308,12 +339,16 @@ async function main() {
     const headers = { api_access_token: token, 'content-type': 'application/json' };
     const results: Result[] = [];
     results.push(await measure('bare Fastify route', { url: bare.match[1] }));
-    results.push(await measure('GET conversations (25/page)', { url: `${base}${A}/conversations?status=all`, headers }));
+    results.push(
+      await measure('GET conversations (25/page)', { url: `${base}${A}/conversations?status=all`, headers }),
+    );
     results.push(
       await measure('GET messages', {
         url: base,
         headers,
-        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `${A}/conversations/${pick()}/messages` }) }],
+        requests: [
+          { method: 'GET', setupRequest: (req) => ({ ...req, path: `${A}/conversations/${pick()}/messages` }) },
+        ],
       }),
     );
     results.push(
@@ -348,8 +383,12 @@ async function main() {
     const header = ['scenario', 'req/s', 'p99', 'ratio to bare', 'errors'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
     const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
-    process.stdout.write(`\n${CONNECTIONS} connections, ${DURATION} s per scenario, ${displayIds.length} conversations, node ${process.version}\n`);
-    process.stdout.write(`${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}\n`);
+    process.stdout.write(
+      `\n${CONNECTIONS} connections, ${DURATION} s per scenario, ${displayIds.length} conversations, node ${process.version}\n`,
+    );
+    process.stdout.write(
+      `${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}\n`,
+    );
     const { burst, paced } = webhook;
     process.stdout.write(
       `\nwebhooks (message_created to a local receiver):\n` +

@@ -28,7 +28,10 @@ const EnvSchema = Type.Object({
   PLATFORM_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   PUBLIC_URL: Type.Optional(Type.String({ minLength: 1 })),
   WEBHOOK_ALLOWED_HOSTS: Type.String({ default: '' }),
-  WEBHOOK_RETRY_DELAYS: Type.String({ default: '10,60,300', pattern: '^\\s*\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*\\s*$' }),
+  WEBHOOK_RETRY_DELAYS: Type.String({
+    default: '10,60,300',
+    pattern: '^\\s*\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*\\s*$',
+  }),
   WEBHOOK_LEASE_SECONDS: Type.Number({ minimum: 11, maximum: 3600, default: 30 }),
   HISTORY_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36500, default: 30 }),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
@@ -126,7 +129,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           .map((h) => h.trim())
           .filter(Boolean),
       ),
-      retryDelaysMs: Object.freeze(parsed.WEBHOOK_RETRY_DELAYS.split(',').map((d) => Math.round(Number(d.trim()) * 1000))),
+      retryDelaysMs: Object.freeze(
+        parsed.WEBHOOK_RETRY_DELAYS.split(',').map((d) => Math.round(Number(d.trim()) * 1000)),
+      ),
       leaseMs: Math.round(parsed.WEBHOOK_LEASE_SECONDS * 1000),
     }),
     mail: Object.freeze({ smtpUrl: parsed.SMTP_URL ?? null, from: parsed.MAIL_FROM }),

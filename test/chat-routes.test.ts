@@ -30,9 +30,22 @@ import { buildChatTestApp, type ChatTestApp } from './helpers/test-app.js';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 type Resource =
-  | 'inbox' | 'contact' | 'conversation' | 'message' | 'team' | 'agent' | 'agentBot' | 'webhook' | 'automationRule'
-  | 'platformAccount' | 'platformUser' | 'platformBot'
-  | 'publicInbox' | 'publicContact' | 'publicConversation' | 'publicMessage';
+  | 'inbox'
+  | 'contact'
+  | 'conversation'
+  | 'message'
+  | 'team'
+  | 'agent'
+  | 'agentBot'
+  | 'webhook'
+  | 'automationRule'
+  | 'platformAccount'
+  | 'platformUser'
+  | 'platformBot'
+  | 'publicInbox'
+  | 'publicContact'
+  | 'publicConversation'
+  | 'publicMessage';
 
 /** The records of one side (the owner's, or the outsider's) that paths and bodies name. */
 type Ids = Record<Resource, string | number>;
@@ -72,98 +85,240 @@ const ROUTES: Record<string, RouteRule> = {
 
   [`POST ${P}/accounts`]: { auth: 'platform', body: () => ({ name: 'Created' }) },
   [`GET ${P}/accounts/{account_id}`]: { auth: 'platform', params: { account_id: 'platformAccount' } },
-  [`PATCH ${P}/accounts/{account_id}`]: { auth: 'platform', params: { account_id: 'platformAccount' }, body: () => ({ locale: 'en' }) },
+  [`PATCH ${P}/accounts/{account_id}`]: {
+    auth: 'platform',
+    params: { account_id: 'platformAccount' },
+    body: () => ({ locale: 'en' }),
+  },
   [`DELETE ${P}/accounts/{account_id}`]: { auth: 'platform', params: { account_id: 'platformAccount' } },
   [`GET ${P}/accounts/{account_id}/account_users`]: { auth: 'platform', params: { account_id: 'platformAccount' } },
   [`POST ${P}/accounts/{account_id}/account_users`]: {
-    auth: 'platform', params: { account_id: 'platformAccount' }, body: (ids) => ({ user_id: ids.platformUser, role: 'administrator' }), bodyIds: ['platformUser'],
+    auth: 'platform',
+    params: { account_id: 'platformAccount' },
+    body: (ids) => ({ user_id: ids.platformUser, role: 'administrator' }),
+    bodyIds: ['platformUser'],
   },
-  [`DELETE ${P}/accounts/{account_id}/account_users`]: { auth: 'platform', params: { account_id: 'platformAccount' }, body: (ids) => ({ user_id: ids.platformUser }) },
-  [`POST ${P}/users`]: { auth: 'platform', body: () => ({ name: 'New', email: `${unique()}@example.test`, password: 'secret-123' }) },
+  [`DELETE ${P}/accounts/{account_id}/account_users`]: {
+    auth: 'platform',
+    params: { account_id: 'platformAccount' },
+    body: (ids) => ({ user_id: ids.platformUser }),
+  },
+  [`POST ${P}/users`]: {
+    auth: 'platform',
+    body: () => ({ name: 'New', email: `${unique()}@example.test`, password: 'secret-123' }),
+  },
   [`GET ${P}/users/{id}`]: { auth: 'platform', params: { id: 'platformUser' } },
-  [`PATCH ${P}/users/{id}`]: { auth: 'platform', params: { id: 'platformUser' }, body: () => ({ display_name: 'Shown' }) },
+  [`PATCH ${P}/users/{id}`]: {
+    auth: 'platform',
+    params: { id: 'platformUser' },
+    body: () => ({ display_name: 'Shown' }),
+  },
   [`DELETE ${P}/users/{id}`]: { auth: 'platform', params: { id: 'platformUser' } },
   [`GET ${P}/users/{id}/login`]: { auth: 'platform', params: { id: 'platformUser' } },
   [`GET ${P}/agent_bots`]: { auth: 'platform' },
-  [`POST ${P}/agent_bots`]: { auth: 'platform', body: () => ({ name: 'Global bot', outgoing_url: 'https://bots.example.test/hook' }) },
+  [`POST ${P}/agent_bots`]: {
+    auth: 'platform',
+    body: () => ({ name: 'Global bot', outgoing_url: 'https://bots.example.test/hook' }),
+  },
   [`GET ${P}/agent_bots/{id}`]: { auth: 'platform', params: { id: 'platformBot' } },
-  [`PATCH ${P}/agent_bots/{id}`]: { auth: 'platform', params: { id: 'platformBot' }, body: () => ({ description: 'global' }) },
+  [`PATCH ${P}/agent_bots/{id}`]: {
+    auth: 'platform',
+    params: { id: 'platformBot' },
+    body: () => ({ description: 'global' }),
+  },
   [`DELETE ${P}/agent_bots/{id}`]: { auth: 'platform', params: { id: 'platformBot' } },
 
   [`GET ${A}/inboxes`]: { auth: 'account' },
   [`POST ${A}/inboxes`]: { auth: 'account', admin: true, body: () => ({ name: 'Inbox', channel: { type: 'api' } }) },
   [`GET ${A}/inboxes/{id}`]: { auth: 'account', params: { id: 'inbox' } },
-  [`PATCH ${A}/inboxes/{id}`]: { auth: 'account', admin: true, params: { id: 'inbox' }, body: () => ({ greeting_message: 'Hello' }) },
+  [`PATCH ${A}/inboxes/{id}`]: {
+    auth: 'account',
+    admin: true,
+    params: { id: 'inbox' },
+    body: () => ({ greeting_message: 'Hello' }),
+  },
   [`DELETE ${A}/inboxes/{id}`]: { auth: 'account', admin: true, params: { id: 'inbox' } },
-  [`POST ${A}/inboxes/{id}/set_agent_bot`]: { auth: 'account', admin: true, params: { id: 'inbox' }, body: (ids) => ({ agent_bot: ids.agentBot }), bodyIds: ['agentBot'] },
+  [`POST ${A}/inboxes/{id}/set_agent_bot`]: {
+    auth: 'account',
+    admin: true,
+    params: { id: 'inbox' },
+    body: (ids) => ({ agent_bot: ids.agentBot }),
+    bodyIds: ['agentBot'],
+  },
   [`GET ${A}/inbox_members/{inbox_id}`]: { auth: 'account', params: { inbox_id: 'inbox' } },
-  [`POST ${A}/inbox_members`]: { auth: 'account', admin: true, body: (ids) => ({ inbox_id: ids.inbox, user_ids: [ids.agent] }), bodyIds: ['inbox'] },
-  [`PATCH ${A}/inbox_members`]: { auth: 'account', admin: true, body: (ids) => ({ inbox_id: ids.inbox, user_ids: [ids.agent] }), bodyIds: ['inbox'] },
-  [`DELETE ${A}/inbox_members`]: { auth: 'account', admin: true, body: (ids) => ({ inbox_id: ids.inbox, user_ids: [ids.agent] }), bodyIds: ['inbox'] },
+  [`POST ${A}/inbox_members`]: {
+    auth: 'account',
+    admin: true,
+    body: (ids) => ({ inbox_id: ids.inbox, user_ids: [ids.agent] }),
+    bodyIds: ['inbox'],
+  },
+  [`PATCH ${A}/inbox_members`]: {
+    auth: 'account',
+    admin: true,
+    body: (ids) => ({ inbox_id: ids.inbox, user_ids: [ids.agent] }),
+    bodyIds: ['inbox'],
+  },
+  [`DELETE ${A}/inbox_members`]: {
+    auth: 'account',
+    admin: true,
+    body: (ids) => ({ inbox_id: ids.inbox, user_ids: [ids.agent] }),
+    bodyIds: ['inbox'],
+  },
 
   [`GET ${A}/contacts`]: { auth: 'account' },
   [`POST ${A}/contacts`]: { auth: 'account', body: () => ({ name: 'New contact' }) },
   [`GET ${A}/contacts/search`]: { auth: 'account' },
   [`GET ${A}/contacts/{id}`]: { auth: 'account', params: { id: 'contact' } },
-  [`PATCH ${A}/contacts/{id}`]: { auth: 'account', params: { id: 'contact' }, body: () => ({ phone_number: '+5511999990001' }) },
-  [`PUT ${A}/contacts/{id}`]: { auth: 'account', params: { id: 'contact' }, body: () => ({ phone_number: '+5511999990002' }) },
+  [`PATCH ${A}/contacts/{id}`]: {
+    auth: 'account',
+    params: { id: 'contact' },
+    body: () => ({ phone_number: '+5511999990001' }),
+  },
+  [`PUT ${A}/contacts/{id}`]: {
+    auth: 'account',
+    params: { id: 'contact' },
+    body: () => ({ phone_number: '+5511999990002' }),
+  },
   [`DELETE ${A}/contacts/{id}`]: { auth: 'account', admin: true, params: { id: 'contact' } },
   [`GET ${A}/contacts/{id}/labels`]: { auth: 'account', params: { id: 'contact' } },
   [`POST ${A}/contacts/{id}/labels`]: { auth: 'account', params: { id: 'contact' }, body: () => ({ labels: ['vip'] }) },
   [`POST ${A}/contacts/{id}/contact_inboxes`]: {
-    auth: 'account', params: { id: 'contact' }, body: (ids) => ({ inbox_id: ids.inbox, source_id: `src-${unique()}` }), bodyIds: ['inbox'],
+    auth: 'account',
+    params: { id: 'contact' },
+    body: (ids) => ({ inbox_id: ids.inbox, source_id: `src-${unique()}` }),
+    bodyIds: ['inbox'],
   },
 
   [`GET ${A}/agents`]: { auth: 'account' },
-  [`POST ${A}/agents`]: { auth: 'account', admin: true, body: () => ({ name: 'New agent', email: `${unique()}@example.test`, role: 'agent' }) },
-  [`PATCH ${A}/agents/{id}`]: { auth: 'account', admin: true, params: { id: 'agent' }, body: () => ({ availability: 'busy' }) },
+  [`POST ${A}/agents`]: {
+    auth: 'account',
+    admin: true,
+    body: () => ({ name: 'New agent', email: `${unique()}@example.test`, role: 'agent' }),
+  },
+  [`PATCH ${A}/agents/{id}`]: {
+    auth: 'account',
+    admin: true,
+    params: { id: 'agent' },
+    body: () => ({ availability: 'busy' }),
+  },
   [`DELETE ${A}/agents/{id}`]: { auth: 'account', admin: true, params: { id: 'agent' } },
 
   [`GET ${A}/teams`]: { auth: 'account' },
   [`POST ${A}/teams`]: { auth: 'account', admin: true, body: () => ({ name: `Team ${unique()}` }) },
   [`GET ${A}/teams/{team_id}`]: { auth: 'account', params: { team_id: 'team' } },
-  [`PATCH ${A}/teams/{team_id}`]: { auth: 'account', admin: true, params: { team_id: 'team' }, body: () => ({ description: 'Team' }) },
+  [`PATCH ${A}/teams/{team_id}`]: {
+    auth: 'account',
+    admin: true,
+    params: { team_id: 'team' },
+    body: () => ({ description: 'Team' }),
+  },
   [`DELETE ${A}/teams/{team_id}`]: { auth: 'account', admin: true, params: { team_id: 'team' } },
   [`GET ${A}/teams/{team_id}/team_members`]: { auth: 'account', params: { team_id: 'team' } },
-  [`POST ${A}/teams/{team_id}/team_members`]: { auth: 'account', admin: true, params: { team_id: 'team' }, body: (ids) => ({ user_ids: [ids.agent] }) },
-  [`PATCH ${A}/teams/{team_id}/team_members`]: { auth: 'account', admin: true, params: { team_id: 'team' }, body: (ids) => ({ user_ids: [ids.agent] }) },
-  [`DELETE ${A}/teams/{team_id}/team_members`]: { auth: 'account', admin: true, params: { team_id: 'team' }, body: (ids) => ({ user_ids: [ids.agent] }) },
+  [`POST ${A}/teams/{team_id}/team_members`]: {
+    auth: 'account',
+    admin: true,
+    params: { team_id: 'team' },
+    body: (ids) => ({ user_ids: [ids.agent] }),
+  },
+  [`PATCH ${A}/teams/{team_id}/team_members`]: {
+    auth: 'account',
+    admin: true,
+    params: { team_id: 'team' },
+    body: (ids) => ({ user_ids: [ids.agent] }),
+  },
+  [`DELETE ${A}/teams/{team_id}/team_members`]: {
+    auth: 'account',
+    admin: true,
+    params: { team_id: 'team' },
+    body: (ids) => ({ user_ids: [ids.agent] }),
+  },
 
   [`GET ${A}/agent_bots`]: { auth: 'account', admin: true },
-  [`POST ${A}/agent_bots`]: { auth: 'account', admin: true, body: () => ({ name: 'Bot', outgoing_url: 'https://bots.example.test/hook' }) },
+  [`POST ${A}/agent_bots`]: {
+    auth: 'account',
+    admin: true,
+    body: () => ({ name: 'Bot', outgoing_url: 'https://bots.example.test/hook' }),
+  },
   [`GET ${A}/agent_bots/{id}`]: { auth: 'account', admin: true, params: { id: 'agentBot' } },
-  [`PATCH ${A}/agent_bots/{id}`]: { auth: 'account', admin: true, params: { id: 'agentBot' }, body: () => ({ description: 'Answers' }) },
+  [`PATCH ${A}/agent_bots/{id}`]: {
+    auth: 'account',
+    admin: true,
+    params: { id: 'agentBot' },
+    body: () => ({ description: 'Answers' }),
+  },
   [`DELETE ${A}/agent_bots/{id}`]: { auth: 'account', admin: true, params: { id: 'agentBot' } },
 
   [`GET ${A}/conversations`]: { auth: 'account' },
   [`POST ${A}/conversations`]: {
-    auth: 'account', body: (ids) => ({ inbox_id: ids.inbox, contact_id: ids.contact, source_id: `conv-${unique()}` }), bodyIds: ['inbox', 'contact'],
+    auth: 'account',
+    body: (ids) => ({ inbox_id: ids.inbox, contact_id: ids.contact, source_id: `conv-${unique()}` }),
+    bodyIds: ['inbox', 'contact'],
   },
   [`GET ${A}/conversations/meta`]: { auth: 'account' },
-  [`POST ${A}/conversations/filter`]: { auth: 'account', body: () => ({ payload: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }] }) },
+  [`POST ${A}/conversations/filter`]: {
+    auth: 'account',
+    body: () => ({ payload: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }] }),
+  },
   [`GET ${A}/conversations/{id}`]: { auth: 'account', params: conversationIn },
   [`PATCH ${A}/conversations/{id}`]: { auth: 'account', params: conversationIn, body: () => ({ priority: 'low' }) },
-  [`POST ${A}/conversations/{id}/toggle_status`]: { auth: 'account', params: conversationIn, body: () => ({ status: 'open' }) },
-  [`POST ${A}/conversations/{id}/toggle_priority`]: { auth: 'account', params: conversationIn, body: () => ({ priority: 'medium' }) },
+  [`POST ${A}/conversations/{id}/toggle_status`]: {
+    auth: 'account',
+    params: conversationIn,
+    body: () => ({ status: 'open' }),
+  },
+  [`POST ${A}/conversations/{id}/toggle_priority`]: {
+    auth: 'account',
+    params: conversationIn,
+    body: () => ({ priority: 'medium' }),
+  },
   [`POST ${A}/conversations/{id}/update_last_seen`]: { auth: 'account', params: conversationIn },
   [`GET ${A}/conversations/{id}/labels`]: { auth: 'account', params: conversationIn },
-  [`POST ${A}/conversations/{id}/labels`]: { auth: 'account', params: conversationIn, body: () => ({ labels: ['billing'] }) },
-  [`POST ${A}/conversations/{id}/assignments`]: { auth: 'account', params: conversationIn, body: () => ({ team_id: null }) },
+  [`POST ${A}/conversations/{id}/labels`]: {
+    auth: 'account',
+    params: conversationIn,
+    body: () => ({ labels: ['billing'] }),
+  },
+  [`POST ${A}/conversations/{id}/assignments`]: {
+    auth: 'account',
+    params: conversationIn,
+    body: () => ({ team_id: null }),
+  },
   [`GET ${A}/conversations/{id}/messages`]: { auth: 'account', params: conversationIn },
-  [`POST ${A}/conversations/{id}/messages`]: { auth: 'account', params: conversationIn, body: () => ({ content: 'Hello', private: true }) },
-  [`DELETE ${A}/conversations/{id}/messages/{message_id}`]: { auth: 'account', params: { id: 'conversation', message_id: 'message' } },
+  [`POST ${A}/conversations/{id}/messages`]: {
+    auth: 'account',
+    params: conversationIn,
+    body: () => ({ content: 'Hello', private: true }),
+  },
+  [`DELETE ${A}/conversations/{id}/messages/{message_id}`]: {
+    auth: 'account',
+    params: { id: 'conversation', message_id: 'message' },
+  },
 
   [`GET ${A}/webhooks`]: { auth: 'account', admin: true },
-  [`POST ${A}/webhooks`]: { auth: 'account', admin: true, body: () => ({ url: 'https://hooks.example.test/chat', subscriptions: ['message_created'] }) },
+  [`POST ${A}/webhooks`]: {
+    auth: 'account',
+    admin: true,
+    body: () => ({ url: 'https://hooks.example.test/chat', subscriptions: ['message_created'] }),
+  },
   [`GET ${A}/webhooks/{id}`]: { auth: 'account', admin: true, params: { id: 'webhook' } },
-  [`PATCH ${A}/webhooks/{id}`]: { auth: 'account', admin: true, params: { id: 'webhook' }, body: () => ({ subscriptions: ['message_created', 'contact_created'] }) },
+  [`PATCH ${A}/webhooks/{id}`]: {
+    auth: 'account',
+    admin: true,
+    params: { id: 'webhook' },
+    body: () => ({ subscriptions: ['message_created', 'contact_created'] }),
+  },
   [`DELETE ${A}/webhooks/{id}`]: { auth: 'account', admin: true, params: { id: 'webhook' } },
   [`GET ${A}/webhooks/{id}/deliveries`]: { auth: 'account', admin: true, params: { id: 'webhook' } },
 
   [`GET ${A}/automation_rules`]: { auth: 'account', admin: true },
   [`POST ${A}/automation_rules`]: { auth: 'account', admin: true, body: ruleBody },
   [`GET ${A}/automation_rules/{id}`]: { auth: 'account', admin: true, params: { id: 'automationRule' } },
-  [`PATCH ${A}/automation_rules/{id}`]: { auth: 'account', admin: true, params: { id: 'automationRule' }, body: () => ({ description: 'Triage' }) },
+  [`PATCH ${A}/automation_rules/{id}`]: {
+    auth: 'account',
+    admin: true,
+    params: { id: 'automationRule' },
+    body: () => ({ description: 'Triage' }),
+  },
   [`DELETE ${A}/automation_rules/{id}`]: { auth: 'account', admin: true, params: { id: 'automationRule' } },
   [`GET ${A}/automation_rules/{id}/runs`]: { auth: 'account', admin: true, params: { id: 'automationRule' } },
 
@@ -174,14 +329,33 @@ const ROUTES: Record<string, RouteRule> = {
   [`POST ${PUB}/{contact_identifier}/conversations`]: { auth: 'public', params: pubContact, body: () => ({}) },
   [`GET ${PUB}/{contact_identifier}/conversations`]: { auth: 'public', params: pubContact },
   [`GET ${PUB}/{contact_identifier}/conversations/{conversation_id}`]: { auth: 'public', params: pubConversation },
-  [`POST ${PUB}/{contact_identifier}/conversations/{conversation_id}/toggle_status`]: { auth: 'public', params: pubConversation },
-  [`POST ${PUB}/{contact_identifier}/conversations/{conversation_id}/update_last_seen`]: { auth: 'public', params: pubConversation },
-  [`GET ${PUB}/{contact_identifier}/conversations/{conversation_id}/messages`]: { auth: 'public', params: pubConversation },
-  [`POST ${PUB}/{contact_identifier}/conversations/{conversation_id}/messages`]: { auth: 'public', params: pubConversation, body: () => ({ content: 'Hi' }) },
-  [`PATCH ${PUB}/{contact_identifier}/conversations/{conversation_id}/messages/{message_id}`]: {
-    auth: 'public', params: { ...pubConversation, message_id: 'publicMessage' }, body: () => ({}),
+  [`POST ${PUB}/{contact_identifier}/conversations/{conversation_id}/toggle_status`]: {
+    auth: 'public',
+    params: pubConversation,
   },
-  [`POST ${PUB}/{contact_identifier}/events`]: { auth: 'public', params: pubContact, body: () => ({ name: 'webwidget.triggered' }) },
+  [`POST ${PUB}/{contact_identifier}/conversations/{conversation_id}/update_last_seen`]: {
+    auth: 'public',
+    params: pubConversation,
+  },
+  [`GET ${PUB}/{contact_identifier}/conversations/{conversation_id}/messages`]: {
+    auth: 'public',
+    params: pubConversation,
+  },
+  [`POST ${PUB}/{contact_identifier}/conversations/{conversation_id}/messages`]: {
+    auth: 'public',
+    params: pubConversation,
+    body: () => ({ content: 'Hi' }),
+  },
+  [`PATCH ${PUB}/{contact_identifier}/conversations/{conversation_id}/messages/{message_id}`]: {
+    auth: 'public',
+    params: { ...pubConversation, message_id: 'publicMessage' },
+    body: () => ({}),
+  },
+  [`POST ${PUB}/{contact_identifier}/events`]: {
+    auth: 'public',
+    params: pubContact,
+    body: () => ({ name: 'webwidget.triggered' }),
+  },
 };
 
 interface JsonSchema {
@@ -201,9 +375,30 @@ interface Operation {
 
 /** Every table a request could change (rate-limit counters excepted: refused sign-ins count). */
 const TABLES = [
-  'outbox_events', 'webhook_deliveries', 'outgoing_emails', 'webhooks', 'automation_rules', 'automation_rule_runs', 'accounts',
-  'users', 'platform_apps', 'platform_app_permissibles', 'access_tokens', 'sso_tokens', 'account_users', 'agent_bots', 'teams',
-  'team_members', 'inboxes', 'inbox_members', 'contacts', 'contact_inboxes', 'conversations', 'messages', 'attachments', 'taggings',
+  'outbox_events',
+  'webhook_deliveries',
+  'outgoing_emails',
+  'webhooks',
+  'automation_rules',
+  'automation_rule_runs',
+  'accounts',
+  'users',
+  'platform_apps',
+  'platform_app_permissibles',
+  'access_tokens',
+  'sso_tokens',
+  'account_users',
+  'agent_bots',
+  'teams',
+  'team_members',
+  'inboxes',
+  'inbox_members',
+  'contacts',
+  'contact_inboxes',
+  'conversations',
+  'messages',
+  'attachments',
+  'taggings',
 ] as const satisfies readonly (keyof ChatDatabase)[];
 
 let t: ChatTestApp;
@@ -220,13 +415,27 @@ async function seed(account: TestAccount, conversations: number): Promise<Ids> {
   const api = client(t.app, account.admin.token);
   const inbox = await newInbox(t, account);
   const member = await newAgent(t, account);
-  const contact = await newContact(t, account, { name: 'Routes Contact', inbox_id: inbox.id, source_id: `src-${unique()}` });
-  let conversation = await newConversation(t, account, { inboxId: inbox.id, contactSourceId: contact.contact_inbox!.source_id });
+  const contact = await newContact(t, account, {
+    name: 'Routes Contact',
+    inbox_id: inbox.id,
+    source_id: `src-${unique()}`,
+  });
+  let conversation = await newConversation(t, account, {
+    inboxId: inbox.id,
+    contactSourceId: contact.contact_inbox!.source_id,
+  });
   for (let i = 1; i < conversations; i++) conversation = await newConversation(t, account, { inboxId: inbox.id });
   const message = await newMessage(t, account, conversation.id);
   const team = await newTeam(t, account);
-  const bot = (await api.post(`${account.path}/agent_bots`, { name: 'Bot', outgoing_url: 'https://bots.example.test/x' })).body;
-  const webhook = (await api.post(`${account.path}/webhooks`, { url: 'https://hooks.example.test/x', subscriptions: ['message_created'] })).body;
+  const bot = (
+    await api.post(`${account.path}/agent_bots`, { name: 'Bot', outgoing_url: 'https://bots.example.test/x' })
+  ).body;
+  const webhook = (
+    await api.post(`${account.path}/webhooks`, {
+      url: 'https://hooks.example.test/x',
+      subscriptions: ['message_created'],
+    })
+  ).body;
   const rule = (await api.post(`${account.path}/automation_rules`, ruleBody())).body;
   const publicContact = await newPublicContact(t, inbox.inbox_identifier!);
   const publicConversation = await newPublicConversation(t, inbox.inbox_identifier!, publicContact.source_id);
@@ -235,10 +444,20 @@ async function seed(account: TestAccount, conversations: number): Promise<Ids> {
     url: `${publicInboxPath(inbox.inbox_identifier!)}/contacts/${publicContact.source_id}/conversations/${publicConversation.id}/messages`,
     body: { content: 'From the visitor' },
   });
-  const platformBot = (await client(t.app, t.platformToken).post(`${P}/agent_bots`, { name: 'G', outgoing_url: 'https://bots.example.test/g' })).body;
+  const platformBot = (
+    await client(t.app, t.platformToken).post(`${P}/agent_bots`, {
+      name: 'G',
+      outgoing_url: 'https://bots.example.test/g',
+    })
+  ).body;
   const webhookId = webhook.payload?.webhook?.id;
   const ruleId = rule.payload?.id ?? rule.id;
-  for (const [id, res] of [[bot.id, bot], [webhookId, webhook], [ruleId, rule], [platformBot.id, platformBot]]) {
+  for (const [id, res] of [
+    [bot.id, bot],
+    [webhookId, webhook],
+    [ruleId, rule],
+    [platformBot.id, platformBot],
+  ]) {
     expect(id, JSON.stringify(res)).toEqual(expect.any(Number));
   }
   return {
@@ -270,7 +489,12 @@ beforeAll(async () => {
   for (const [path, ops] of Object.entries(doc.paths)) {
     if (path === '/health') continue;
     for (const [method, op] of Object.entries(ops)) {
-      operations.push({ key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase() as Method, path, bodySchema: op.requestBody?.content['application/json']?.schema });
+      operations.push({
+        key: `${method.toUpperCase()} ${path}`,
+        method: method.toUpperCase() as Method,
+        path,
+        bodySchema: op.requestBody?.content['application/json']?.schema,
+      });
     }
   }
   owner = await newAccount(t, 'Owner');
@@ -311,7 +535,12 @@ async function send(op: Operation, opts: { token?: string; ids?: Ids; body?: unk
   const rule = ROUTES[op.key];
   const ids = opts.ids ?? mine;
   const body = 'body' in opts ? opts.body : rule.body?.(mine);
-  return call(t.app, { method: op.method, url: opts.url ?? urlOf(op, ids), token: opts.token, ...(body !== undefined ? { body } : {}) });
+  return call(t.app, {
+    method: op.method,
+    url: opts.url ?? urlOf(op, ids),
+    token: opts.token,
+    ...(body !== undefined ? { body } : {}),
+  });
 }
 
 function expectRefusal(res: Reply, status: number, what: string) {
@@ -320,7 +549,12 @@ function expectRefusal(res: Reply, status: number, what: string) {
   expect(res.body.error.length, what).toBeGreaterThan(0);
 }
 
-const tokenFor = (rule: RouteRule) => (rule.auth === 'platform' ? t.platformToken : rule.auth === 'account' || rule.auth === 'user' ? owner.admin.token : undefined);
+const tokenFor = (rule: RouteRule) =>
+  rule.auth === 'platform'
+    ? t.platformToken
+    : rule.auth === 'account' || rule.auth === 'user'
+      ? owner.admin.token
+      : undefined;
 
 /** The JSON types a schema allows (through `type` and `anyOf`); empty when it allows anything. */
 function typesOf(schema: JsonSchema): Set<string> {
@@ -336,7 +570,13 @@ function typesOf(schema: JsonSchema): Set<string> {
 function wrongValue(schema: JsonSchema): unknown {
   const allowed = typesOf(schema);
   if (allowed.size === 0) return undefined;
-  const candidates: [string, unknown][] = [['boolean', true], ['number', 12345], ['string', 'text'], ['array', [1, 2]], ['object', { a: 1 }]];
+  const candidates: [string, unknown][] = [
+    ['boolean', true],
+    ['number', 12345],
+    ['string', 'text'],
+    ['array', [1, 2]],
+    ['object', { a: 1 }],
+  ];
   return candidates.find(([type]) => !allowed.has(type))?.[1];
 }
 
@@ -397,12 +637,20 @@ describe('the conversation service routes', () => {
         expectRefusal(await send(op, { token: outsider.admin.token }), 404, `${op.key} (member of another account)`);
         checked++;
         if (rule.params) {
-          expectRefusal(await send(op, { token: owner.admin.token, ids: theirs }), 404, `${op.key} (another account's ids)`);
+          expectRefusal(
+            await send(op, { token: owner.admin.token, ids: theirs }),
+            404,
+            `${op.key} (another account's ids)`,
+          );
           checked++;
         }
         for (const resource of rule.bodyIds ?? []) {
           const body = rule.body!({ ...mine, [resource]: theirs[resource] });
-          expectRefusal(await send(op, { token: owner.admin.token, body }), 404, `${op.key} (another account's ${resource} in the body)`);
+          expectRefusal(
+            await send(op, { token: owner.admin.token, body }),
+            404,
+            `${op.key} (another account's ${resource} in the body)`,
+          );
           checked++;
         }
       } else if (rule.auth === 'platform' && rule.params) {
@@ -411,7 +659,10 @@ describe('the conversation service routes', () => {
         checked++;
       } else if (rule.auth === 'public' && rule.params?.contact_identifier) {
         // The outsider's inbox with the owner's contact, and the owner's inbox with the outsider's contact and conversation.
-        const crossed: Ids[] = [{ ...mine, publicInbox: theirs.publicInbox }, { ...mine, publicContact: theirs.publicContact }];
+        const crossed: Ids[] = [
+          { ...mine, publicInbox: theirs.publicInbox },
+          { ...mine, publicContact: theirs.publicContact },
+        ];
         if (rule.params.conversation_id) crossed.push({ ...mine, publicConversation: theirs.publicConversation });
         if (rule.params.message_id) crossed.push({ ...mine, publicMessage: theirs.publicMessage });
         for (const ids of crossed) {
@@ -423,7 +674,12 @@ describe('the conversation service routes', () => {
     expect(checked).toBeGreaterThan(120);
     expect(await dump()).toEqual(before);
     // The owner's own ids answer (so the 404s above are about the account, not the ids).
-    for (const path of [`inboxes/${mine.inbox}`, `contacts/${mine.contact}`, `conversations/${mine.conversation}`, `teams/${mine.team}`]) {
+    for (const path of [
+      `inboxes/${mine.inbox}`,
+      `contacts/${mine.contact}`,
+      `conversations/${mine.conversation}`,
+      `teams/${mine.team}`,
+    ]) {
       expect((await client(t.app, owner.admin.token).get(`${owner.path}/${path}`)).status, path).toBe(200);
     }
   });
@@ -438,7 +694,9 @@ describe('the conversation service routes', () => {
 
   it('answer 422 to a body of the wrong types or not an object, and change nothing', async () => {
     const before = await dump();
-    const routes = operations.filter((op) => op.bodySchema?.properties && Object.keys(op.bodySchema.properties).length > 0);
+    const routes = operations.filter(
+      (op) => op.bodySchema?.properties && Object.keys(op.bodySchema.properties).length > 0,
+    );
     expect(routes.length).toBeGreaterThan(45);
     for (const op of routes) {
       const rule = ROUTES[op.key];
@@ -449,21 +707,28 @@ describe('the conversation service routes', () => {
       }
       expect(Object.keys(wrongTypes).length, op.key).toBeGreaterThan(0);
       const token = tokenFor(rule);
-      for (const [label, body] of [['wrong types', wrongTypes], ['a list', [1, 2]]] as const) {
+      for (const [label, body] of [
+        ['wrong types', wrongTypes],
+        ['a list', [1, 2]],
+      ] as const) {
         expectRefusal(await send(op, { token, body }), 422, `${op.key} (${label})`);
       }
-      if ((op.bodySchema!.required ?? []).length > 0) expectRefusal(await send(op, { token, body: {} }), 422, `${op.key} (empty)`);
+      if ((op.bodySchema!.required ?? []).length > 0)
+        expectRefusal(await send(op, { token, body: {} }), 422, `${op.key} (empty)`);
     }
     expect(await dump()).toEqual(before);
   });
 
-  it('never write a protected field from a body: ids, account, timestamps, tokens and secrets stay the server\'s', async () => {
+  it("never write a protected field from a body: ids, account, timestamps, tokens and secrets stay the server's", async () => {
     const started = Date.now();
     const outsiderRows = async () => {
       const rows: Record<string, unknown[]> = {};
       for (const table of TABLES) {
         const all = (await t.db.selectFrom(table).selectAll().execute()) as Record<string, unknown>[];
-        rows[table] = all.filter((r) => r.account_id === outsider.id).map((r) => JSON.stringify(r)).sort();
+        rows[table] = all
+          .filter((r) => r.account_id === outsider.id)
+          .map((r) => JSON.stringify(r))
+          .sort();
       }
       return rows;
     };
@@ -478,7 +743,10 @@ describe('the conversation service routes', () => {
       if (res.status < 300) accepted++;
       // A wrapped body (Rails) lifts its fields, protected ones included: they must be dropped the same way.
       if (op.method !== 'GET') {
-        const wrapped = await send(op, { token: tokenFor(rule), body: { ...rule.body!(mine), contact: protectedFields(), inbox: protectedFields() } });
+        const wrapped = await send(op, {
+          token: tokenFor(rule),
+          body: { ...rule.body!(mine), contact: protectedFields(), inbox: protectedFields() },
+        });
         expect(wrapped.status, `${op.key} wrapped: ${wrapped.text.slice(0, 300)}`).toBeLessThan(500);
       }
     }
@@ -490,9 +758,12 @@ describe('the conversation service routes', () => {
       for (const row of rows) {
         for (const [column, value] of Object.entries(row)) {
           const where = `${table}.${column} = ${String(value).slice(0, 80)}`;
-          expect(value === SENTINEL_NUMBER || value === SENTINEL_TIME || value === String(SENTINEL_NUMBER), where).toBe(false);
+          expect(value === SENTINEL_NUMBER || value === SENTINEL_TIME || value === String(SENTINEL_NUMBER), where).toBe(
+            false,
+          );
           if (typeof value === 'string') expect(value.includes(SENTINEL_TEXT), where).toBe(false);
-          if ((column === 'created_at' || column === 'updated_at') && typeof value === 'number') expect(value > started - 3_600_000, where).toBe(true);
+          if ((column === 'created_at' || column === 'updated_at') && typeof value === 'number')
+            expect(value > started - 3_600_000, where).toBe(true);
         }
       }
     }

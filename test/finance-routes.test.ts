@@ -25,7 +25,8 @@ import { buildFinanceTestApp, type FinanceTestApp } from './helpers/test-app.js'
  */
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-type Resource = 'transactions' | 'bills' | 'invoices' | 'contracts' | 'webhooks' | 'notifications' | 'members' | 'invitations';
+type Resource =
+  'transactions' | 'bills' | 'invoices' | 'contracts' | 'webhooks' | 'notifications' | 'members' | 'invitations';
 
 interface RouteRule {
   /** Administrators only (agents 403). */
@@ -131,9 +132,26 @@ interface JsonSchema {
 
 /** Every table that a request could change (rate-limit counters excepted: refused attempts count). */
 const TABLES: (keyof FinanceDatabase)[] = [
-  'users', 'accounts', 'memberships', 'invitations', 'refresh_tokens', 'password_resets', 'smtp_settings', 'transactions', 'bills',
-  'invoices', 'contracts', 'webhooks', 'webhook_deliveries', 'notifications', 'notification_preferences',
-  'accountant_settings', 'outbox_events', 'outbox_retries', 'outgoing_emails', 'jobs',
+  'users',
+  'accounts',
+  'memberships',
+  'invitations',
+  'refresh_tokens',
+  'password_resets',
+  'smtp_settings',
+  'transactions',
+  'bills',
+  'invoices',
+  'contracts',
+  'webhooks',
+  'webhook_deliveries',
+  'notifications',
+  'notification_preferences',
+  'accountant_settings',
+  'outbox_events',
+  'outbox_retries',
+  'outgoing_emails',
+  'jobs',
 ];
 
 let t: FinanceTestApp;
@@ -147,7 +165,16 @@ let ids: Record<Resource, string>;
 beforeAll(async () => {
   t = await buildFinanceTestApp();
   const doc = JSON.parse((await t.app.inject({ url: '/openapi.json' })).body) as {
-    paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> }; parameters?: { in: string; name: string }[] }>>;
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          requestBody?: { content: Record<string, { schema: JsonSchema }> };
+          parameters?: { in: string; name: string }[];
+        }
+      >
+    >;
   };
   operations = [];
   for (const [path, ops] of Object.entries(doc.paths)) {
@@ -169,11 +196,20 @@ beforeAll(async () => {
   agent = await addFinanceMember(t, outsider, 'agent');
   const token = owner.admin.accessToken;
   const member = await addFinanceMember(t, owner, 'agent');
-  const webhook = await financeCall(t.app, { method: 'POST', url: '/api/v1/webhooks', token, body: { url: 'https://hooks.example.com/f', events: ['invoice.paid'] } });
+  const webhook = await financeCall(t.app, {
+    method: 'POST',
+    url: '/api/v1/webhooks',
+    token,
+    body: { url: 'https://hooks.example.com/f', events: ['invoice.paid'] },
+  });
   expect(webhook.status).toBe(201);
   const [notification] = await newFinanceNotifications(t, owner.admin, [{ type: 'system' }]);
   await plantFinanceInvitation(t, owner, 'invitee@example.test', 'agent');
-  const invitation = await t.db.selectFrom('invitations').select('id').where('account_id', '=', Number(owner.accountId)).executeTakeFirstOrThrow();
+  const invitation = await t.db
+    .selectFrom('invitations')
+    .select('id')
+    .where('account_id', '=', Number(owner.accountId))
+    .executeTakeFirstOrThrow();
   ids = {
     transactions: (await newFinanceTransaction(t, token)).id,
     bills: (await newFinanceBill(t, token)).id,
@@ -202,7 +238,11 @@ const url = (op: Operation, id = '1') => op.path.replace(/\{(id|userId)\}/, id);
 
 function expectRefusal(res: { status: number; body: any }, status: number, what: string) {
   expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(status);
-  expect(res.body, what).toMatchObject({ success: false, message: expect.any(String), error: { code: expect.stringMatching(/^[a-z_]+$/) } });
+  expect(res.body, what).toMatchObject({
+    success: false,
+    message: expect.any(String),
+    error: { code: expect.stringMatching(/^[a-z_]+$/) },
+  });
   expect(res.body.message.length, what).toBeGreaterThan(0);
 }
 
@@ -219,7 +259,13 @@ function typesOf(schema: JsonSchema): Set<string> {
 /** A value of a JSON type the schema does not allow. */
 function wrongValue(schema: JsonSchema): unknown {
   const allowed = typesOf(schema);
-  const candidates: [string, unknown][] = [['boolean', true], ['number', 12345], ['string', 'text'], ['array', [1, 2]], ['object', { a: 1 }]];
+  const candidates: [string, unknown][] = [
+    ['boolean', true],
+    ['number', 12345],
+    ['string', 'text'],
+    ['array', [1, 2]],
+    ['object', { a: 1 }],
+  ];
   return candidates.find(([type]) => !allowed.has(type))![1];
 }
 
@@ -231,15 +277,29 @@ describe('the finance routes', () => {
 
   it('answer 401 with the envelope to a request without a token, an expired token or a forged one, and change nothing', async () => {
     const before = await dump();
-    const claims = { userId: Number(owner.admin.id), accountId: Number(owner.accountId), role: 'admin' as const, tokenVersion: 0 };
+    const claims = {
+      userId: Number(owner.admin.id),
+      accountId: Number(owner.accountId),
+      role: 'admin' as const,
+      tokenVersion: 0,
+    };
     const { loadFinanceSecrets } = await import('../src/finance/app.js');
     const key = loadFinanceSecrets(t.config).jwtKey;
     const expired = await signAccessToken(key, claims, Date.now() - ACCESS_TOKEN_TTL_MS - 1000);
     const forged = await signAccessToken(new TextEncoder().encode('another-secret-0123456789-abcdefghij'), claims);
     let checked = 0;
     for (const op of operations.filter((o) => !ROUTES[o.key]?.public)) {
-      for (const [label, token] of [['no token', undefined], ['expired', expired], ['forged', forged]] as const) {
-        const res = await financeCall(t.app, { method: op.method, url: url(op, ids[ROUTES[op.key].resource ?? 'bills']), token, body: op.hasBody ? (ROUTES[op.key].validBody ?? {}) : undefined });
+      for (const [label, token] of [
+        ['no token', undefined],
+        ['expired', expired],
+        ['forged', forged],
+      ] as const) {
+        const res = await financeCall(t.app, {
+          method: op.method,
+          url: url(op, ids[ROUTES[op.key].resource ?? 'bills']),
+          token,
+          body: op.hasBody ? (ROUTES[op.key].validBody ?? {}) : undefined,
+        });
         expectRefusal(res, 401, `${op.key} (${label})`);
         checked++;
       }
@@ -265,7 +325,10 @@ describe('the finance routes', () => {
     expect(await dump()).toEqual(before);
     // The same ids answer the owner (so the 404s above are about the account, not the id).
     for (const resource of ['transactions', 'bills', 'invoices', 'contracts'] as const) {
-      const res = await financeCall(t.app, { url: `/api/${resource}/${ids[resource]}`, token: owner.admin.accessToken });
+      const res = await financeCall(t.app, {
+        url: `/api/${resource}/${ids[resource]}`,
+        token: owner.admin.accessToken,
+      });
       expect(res.status).toBe(200);
     }
   });
@@ -294,11 +357,17 @@ describe('the finance routes', () => {
     for (const op of routes) {
       const rule = ROUTES[op.key];
       const properties = op.bodySchema?.properties ?? {};
-      const wrongTypes = Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, wrongValue(schema)]));
+      const wrongTypes = Object.fromEntries(
+        Object.entries(properties).map(([name, schema]) => [name, wrongValue(schema)]),
+      );
       expect(Object.keys(wrongTypes).length, op.key).toBeGreaterThan(0);
       const token = rule.public ? undefined : owner.admin.accessToken;
       const target = url(op, ids[rule.resource ?? 'bills']);
-      for (const [label, body] of [['empty', {}], ['wrong types', wrongTypes], ['a list', [1, 2]]] as const) {
+      for (const [label, body] of [
+        ['empty', {}],
+        ['wrong types', wrongTypes],
+        ['a list', [1, 2]],
+      ] as const) {
         const res = await financeCall(t.app, { method: op.method, url: target, token, body });
         expectRefusal(res, 422, `${op.key} (${label})`);
       }
@@ -320,7 +389,12 @@ describe('the finance routes', () => {
     for (const op of operations.filter((o) => ROUTES[o.key]?.resource)) {
       const rule = ROUTES[op.key];
       for (const id of ['abc', '-1', '99999999999999999999999']) {
-        const res = await financeCall(t.app, { method: op.method, url: url(op, id), token: owner.admin.accessToken, body: op.hasBody ? (rule.validBody ?? {}) : undefined });
+        const res = await financeCall(t.app, {
+          method: op.method,
+          url: url(op, id),
+          token: owner.admin.accessToken,
+          body: op.hasBody ? (rule.validBody ?? {}) : undefined,
+        });
         expect([404, 422], `${op.key} with id ${id}: ${res.status}`).toContain(res.status);
         expectRefusal(res, res.status, `${op.key} with id ${id}`);
       }
@@ -332,7 +406,12 @@ describe('the finance routes', () => {
 describe('JSON bodies', () => {
   it('an empty body sent as application/json is no body: fine where none is needed, 422 where one is', async () => {
     const send = (method: Method, path: string) =>
-      t.app.inject({ method, url: path, headers: { authorization: `Bearer ${owner.admin.accessToken}`, 'content-type': 'application/json' }, payload: '' });
+      t.app.inject({
+        method,
+        url: path,
+        headers: { authorization: `Bearer ${owner.admin.accessToken}`, 'content-type': 'application/json' },
+        payload: '',
+      });
     const readAll = await send('POST', '/api/notifications/read-all');
     expect(readAll.statusCode).toBe(200);
     const before = await dump();

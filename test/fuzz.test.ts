@@ -1,7 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatFuzzTarget, FinanceFuzzTarget } from './helpers/fuzz-targets.js';
-import { formatReport, formatSurvey, fuzzOperation, operationSeed, operationsOf, type FuzzTarget, type Operation, type OperationResult } from './helpers/fuzz.js';
-import { buildChatTestApp, buildFinanceTestApp, testDialect, type ChatTestApp, type FinanceTestApp } from './helpers/test-app.js';
+import {
+  formatReport,
+  formatSurvey,
+  fuzzOperation,
+  operationSeed,
+  operationsOf,
+  type FuzzTarget,
+  type Operation,
+  type OperationResult,
+} from './helpers/fuzz.js';
+import {
+  buildChatTestApp,
+  buildFinanceTestApp,
+  testDialect,
+  type ChatTestApp,
+  type FinanceTestApp,
+} from './helpers/test-app.js';
 
 /**
  * Property-based fuzzing of both services, driven by their own OpenAPI documents: for every
@@ -53,7 +68,9 @@ async function documentedOperations(target: FuzzTarget): Promise<Operation[]> {
 async function fuzzService(target: FuzzTarget, runsPerOperation: number, minimumOperations: number) {
   const all = await documentedOperations(target);
   expect(all.length, 'operations in the OpenAPI document').toBeGreaterThanOrEqual(minimumOperations);
-  const wanted = ONLY?.split('||').map((w) => w.trim()).filter(Boolean);
+  const wanted = ONLY?.split('||')
+    .map((w) => w.trim())
+    .filter(Boolean);
   const operations = wanted ? all.filter((op) => wanted.some((w) => op.key.includes(w))) : all;
   expect(operations.length, `operations matching FUZZ_ONLY=${ONLY}`).toBeGreaterThan(0);
 
@@ -65,8 +82,12 @@ async function fuzzService(target: FuzzTarget, runsPerOperation: number, minimum
     results.push(await fuzzOperation(target, op, { numRuns: runsPerOperation, seed, survey: SURVEY }));
     if (VERBOSE) {
       const r = results.at(-1)!;
-      const statuses = Object.entries(r.statuses).map(([status, n]) => `${status}x${n}`).join(' ');
-      console.log(`[fuzz] ${op.key}: ${r.runs} requests, ${Date.now() - began} ms${r.failure ? ' FAILED' : ''} [${statuses}]`);
+      const statuses = Object.entries(r.statuses)
+        .map(([status, n]) => `${status}x${n}`)
+        .join(' ');
+      console.log(
+        `[fuzz] ${op.key}: ${r.runs} requests, ${Date.now() - began} ms${r.failure ? ' FAILED' : ''} [${statuses}]`,
+      );
     }
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
@@ -80,11 +101,17 @@ async function fuzzService(target: FuzzTarget, runsPerOperation: number, minimum
     `${database}FUZZ_SEED=${BASE_SEED} FUZZ_RUNS=${runsPerOperation} FUZZ_ONLY='${r.operation}' npx vitest run test/fuzz.test.ts`;
   if (SURVEY) {
     const findings = results.flatMap((r) => r.findings);
-    expect(findings.map((f) => f.operation), findings.length > 0 ? formatSurvey(target, results) : '').toEqual([]);
+    expect(
+      findings.map((f) => f.operation),
+      findings.length > 0 ? formatSurvey(target, results) : '',
+    ).toEqual([]);
     return;
   }
   const failed = results.filter((r) => r.failure);
-  expect(failed.map((r) => r.operation), failed.length > 0 ? formatReport(target, results, replay) : '').toEqual([]);
+  expect(
+    failed.map((r) => r.operation),
+    failed.length > 0 ? formatReport(target, results, replay) : '',
+  ).toEqual([]);
 }
 
 describe('fuzzing the conversation service from its OpenAPI document', () => {
@@ -101,9 +128,13 @@ describe('fuzzing the conversation service from its OpenAPI document', () => {
     await t?.close();
   });
 
-  it('never answers 5xx, and answers every refusal with the error body', async () => {
-    await fuzzService(target, RUNS ?? 50, 80);
-  }, TIMEOUT_MS);
+  it(
+    'never answers 5xx, and answers every refusal with the error body',
+    async () => {
+      await fuzzService(target, RUNS ?? 50, 80);
+    },
+    TIMEOUT_MS,
+  );
 });
 
 describe('fuzzing the finance service from its OpenAPI document', () => {
@@ -120,7 +151,11 @@ describe('fuzzing the finance service from its OpenAPI document', () => {
     await t?.close();
   });
 
-  it('never answers 5xx, and answers every refusal with the error body', async () => {
-    await fuzzService(target, RUNS ?? 60, 60);
-  }, TIMEOUT_MS);
+  it(
+    'never answers 5xx, and answers every refusal with the error body',
+    async () => {
+      await fuzzService(target, RUNS ?? 60, 60);
+    },
+    TIMEOUT_MS,
+  );
 });

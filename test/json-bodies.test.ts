@@ -40,10 +40,22 @@ describe('JSON nesting depth', () => {
       ['/auth/sign_in', {}],
     ];
     for (const [url, headers] of targets) {
-      for (const payload of [nestedObject(5000), nestedArray(100_000), `{"name":"x","custom_attributes":${nestedObject(MAX_JSON_DEPTH)}}`]) {
-        const res = await chat.app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload });
+      for (const payload of [
+        nestedObject(5000),
+        nestedArray(100_000),
+        `{"name":"x","custom_attributes":${nestedObject(MAX_JSON_DEPTH)}}`,
+      ]) {
+        const res = await chat.app.inject({
+          method: 'POST',
+          url,
+          headers: { ...headers, 'content-type': 'application/json' },
+          payload,
+        });
         expect(res.statusCode, url).toBe(400);
-        expect(res.json(), url).toMatchObject({ code: 'body_too_deep', error: expect.stringContaining(String(MAX_JSON_DEPTH)) });
+        expect(res.json(), url).toMatchObject({
+          code: 'body_too_deep',
+          error: expect.stringContaining(String(MAX_JSON_DEPTH)),
+        });
       }
     }
     const contacts = await chat.db.selectFrom('contacts').select('id').execute();
@@ -63,7 +75,12 @@ describe('JSON nesting depth', () => {
       ['/api/auth/login', {}],
       ['/api/transactions', { authorization: `Bearer ${financeAccount.admin.accessToken}` }],
     ] as const) {
-      const res = await finance.app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload: nestedArray(5000) });
+      const res = await finance.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: nestedArray(5000),
+      });
       expect(res.statusCode, url).toBe(400);
       expect(res.json()).toMatchObject({ success: false, error: { code: 'body_too_deep' } });
     }
@@ -75,10 +92,19 @@ describe('strings and paths', () => {
     const headers = { api_access_token: account.admin.token };
     const cases = [
       chat.app.inject({ method: 'POST', url: `${account.path}/contacts`, headers, payload: { name: 'a\u0000b' } }),
-      chat.app.inject({ method: 'POST', url: `${account.path}/contacts`, headers, payload: { name: 'ok', custom_attributes: { 'k\u0000': 1 } } }),
+      chat.app.inject({
+        method: 'POST',
+        url: `${account.path}/contacts`,
+        headers,
+        payload: { name: 'ok', custom_attributes: { 'k\u0000': 1 } },
+      }),
       chat.app.inject({ method: 'GET', url: `${account.path}/contacts/search?q=%00`, headers }),
       chat.app.inject({ method: 'GET', url: '/public/api/v1/inboxes/%00/contacts/x/conversations/1' }),
-      finance.app.inject({ method: 'GET', url: '/api/transactions?category=%00', headers: { authorization: `Bearer ${financeAccount.admin.accessToken}` } }),
+      finance.app.inject({
+        method: 'GET',
+        url: '/api/transactions?category=%00',
+        headers: { authorization: `Bearer ${financeAccount.admin.accessToken}` },
+      }),
     ];
     const before = (await chat.db.selectFrom('contacts').select('id').execute()).length;
     for (const res of await Promise.all(cases)) {
@@ -88,7 +114,7 @@ describe('strings and paths', () => {
     expect((await chat.db.selectFrom('contacts').select('id').execute()).length).toBe(before);
   });
 
-  it('answers a malformed or over-long path with the service error body, not the router\'s', async () => {
+  it("answers a malformed or over-long path with the service error body, not the router's", async () => {
     const headers = { api_access_token: account.admin.token };
     const bad = await chat.app.inject({ method: 'GET', url: `${account.path}/inboxes/%`, headers });
     expect(bad.statusCode).toBe(400);
@@ -96,7 +122,11 @@ describe('strings and paths', () => {
     const long = await chat.app.inject({ method: 'GET', url: `${account.path}/inboxes/${'a'.repeat(600)}`, headers });
     expect(long.statusCode).toBe(414);
     expect(long.json()).toMatchObject({ code: 'uri_too_long' });
-    const financeBad = await finance.app.inject({ method: 'GET', url: '/api/bills/%', headers: { authorization: `Bearer ${financeAccount.admin.accessToken}` } });
+    const financeBad = await finance.app.inject({
+      method: 'GET',
+      url: '/api/bills/%',
+      headers: { authorization: `Bearer ${financeAccount.admin.accessToken}` },
+    });
     expect(financeBad.statusCode).toBe(400);
     expect(financeBad.json()).toMatchObject({ success: false, error: { code: 'malformed_path' } });
   });

@@ -22,13 +22,25 @@ afterAll(async () => {
 describe('account_id in bodies', () => {
   it('is ignored when creating inboxes, contacts, conversations and messages', async () => {
     const api = client(t.app, mine.admin.token);
-    const inbox = await api.post(`${mine.path}/inboxes`, { name: 'Sneaky', channel: { type: 'api' }, account_id: theirs.id });
+    const inbox = await api.post(`${mine.path}/inboxes`, {
+      name: 'Sneaky',
+      channel: { type: 'api' },
+      account_id: theirs.id,
+    });
     expect(inbox.status).toBe(200);
     expect(inbox.body.account_id).toBe(mine.id);
 
-    const contact = await api.post(`${mine.path}/contacts`, { name: 'Moved?', inbox_id: inbox.body.id, account_id: theirs.id });
+    const contact = await api.post(`${mine.path}/contacts`, {
+      name: 'Moved?',
+      inbox_id: inbox.body.id,
+      account_id: theirs.id,
+    });
     expect(contact.status).toBe(200);
-    const row = await t.db.selectFrom('contacts').select('account_id').where('id', '=', contact.body.payload.contact.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('contacts')
+      .select('account_id')
+      .where('id', '=', contact.body.payload.contact.id)
+      .executeTakeFirstOrThrow();
     expect(row.account_id).toBe(mine.id);
 
     const conversation = await api.post(`${mine.path}/conversations`, {
@@ -39,7 +51,10 @@ describe('account_id in bodies', () => {
     expect(conversation.status).toBe(200);
     expect(conversation.body.account_id).toBe(mine.id);
 
-    const message = await api.post(`${mine.path}/conversations/${conversation.body.id}/messages`, { content: 'hi', account_id: theirs.id });
+    const message = await api.post(`${mine.path}/conversations/${conversation.body.id}/messages`, {
+      content: 'hi',
+      account_id: theirs.id,
+    });
     expect(message.status).toBe(200);
     expect(message.body.account_id).toBe(mine.id);
     expect((await client(t.app, theirs.admin.token).get(`${theirs.path}/contacts`)).body.meta.count).toBe(0);

@@ -51,7 +51,12 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
       await sql`select 1`.execute(deps.db);
     },
     securitySchemes: {
-      userApiKey: { type: 'apiKey', in: 'header', name: 'api_access_token', description: 'User or agent bot access token' },
+      userApiKey: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'api_access_token',
+        description: 'User or agent bot access token',
+      },
       platformAppApiKey: { type: 'apiKey', in: 'header', name: 'api_access_token', description: 'Platform app token' },
     },
   });
@@ -83,7 +88,12 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
       } catch {
         dataServices = 'failing';
       }
-      return { version: CHAT_VERSION, timestamp: new Date().toISOString(), queue_services: 'ok', data_services: dataServices };
+      return {
+        version: CHAT_VERSION,
+        timestamp: new Date().toISOString(),
+        queue_services: 'ok',
+        data_services: dataServices,
+      };
     },
   );
 
@@ -101,7 +111,8 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
   }
   await app.register(async (api) => {
     await api.register(authPlugin, { deps });
-    for (const module of chatModules) for (const routes of module.routes ?? []) await api.register(routes, { services });
+    for (const module of chatModules)
+      for (const routes of module.routes ?? []) await api.register(routes, { services });
   });
 
   return app;

@@ -34,11 +34,22 @@ export interface BackgroundOptions {
  * queue through SMTP_URL; history retention comes with the runtime. Started with the app in
  * production (server.ts) and by the tests that need it.
  */
-export function createChatBackground(deps: ChatDeps, services: ChatServices, logger: FastifyBaseLogger, options: BackgroundOptions = {}) {
+export function createChatBackground(
+  deps: ChatDeps,
+  services: ChatServices,
+  logger: FastifyBaseLogger,
+  options: BackgroundOptions = {},
+) {
   const { config } = deps;
   // Realtime push: in process on SQLite, LISTEN/NOTIFY across instances on PostgreSQL.
   const broadcaster = options.realtimeSink
-    ? createBroadcaster({ db: deps.db, dialect: deps.dialect, databaseUrl: config.chat.databaseUrl, logger, sink: options.realtimeSink })
+    ? createBroadcaster({
+        db: deps.db,
+        dialect: deps.dialect,
+        databaseUrl: config.chat.databaseUrl,
+        logger,
+        sink: options.realtimeSink,
+      })
     : null;
   const modules = backgroundOf(chatModules, { deps, services, logger });
   const listeners: EventListener<ChatDatabase, ChatEvents>[] = [

@@ -54,14 +54,45 @@ export function createCoreChatServices(deps: ChatDeps) {
   const startConversation = new StartConversation(deps, { inboxes, contacts, conversations, conversationMessages });
   // The public interface (widgets, third parties) acts through the services above as a contact.
   const publicApi = new PublicService(deps, {
-    accounts, inboxes, contacts, conversations, conversationChanges, conversationMessages, messages, startConversation,
+    accounts,
+    inboxes,
+    contacts,
+    conversations,
+    conversationChanges,
+    conversationMessages,
+    messages,
+    startConversation,
   });
-  const webhooks = new WebhookSubscriptions({ db: deps.db, allowedHosts: deps.config.webhooks.allowedHosts, catalogue: WEBHOOK_EVENTS, eventsField: 'subscriptions' });
+  const webhooks = new WebhookSubscriptions({
+    db: deps.db,
+    allowedHosts: deps.config.webhooks.allowedHosts,
+    catalogue: WEBHOOK_EVENTS,
+    eventsField: 'subscriptions',
+  });
   const automationRules = new AutomationRulesService(deps, { agents, conversations });
   return {
-    webhooks, automationRules,
-    users, accounts, platform, rateLimits, profile, inboxes, agentBots, contacts, contactLabels, agents, teams, inboxMembers, fileStore, attachmentFiles,
-    messages, conversations, conversationChanges, conversationMessages, startConversation, publicApi,
+    webhooks,
+    automationRules,
+    users,
+    accounts,
+    platform,
+    rateLimits,
+    profile,
+    inboxes,
+    agentBots,
+    contacts,
+    contactLabels,
+    agents,
+    teams,
+    inboxMembers,
+    fileStore,
+    attachmentFiles,
+    messages,
+    conversations,
+    conversationChanges,
+    conversationMessages,
+    startConversation,
+    publicApi,
   };
 }
 

@@ -19,4 +19,19 @@ import { publicRoutes } from './public/public.routes.js';
 export type ChatRoutes = (app: App, options: { services: ChatServices }) => Promise<void>;
 
 /** The route plugins of the core module (chat/core.module.ts). Order does not matter. */
-export const coreChatRoutes: ChatRoutes[] = [platformRoutes, profileRoutes, inboxesRoutes, contactsRoutes, agentsRoutes, teamsRoutes, inboxMembersRoutes, agentBotsRoutes, attachmentFilesRoutes, conversationsRoutes, messagesRoutes, webhooksRoutes, automationRulesRoutes, publicRoutes];
+export const coreChatRoutes: ChatRoutes[] = [
+  platformRoutes,
+  profileRoutes,
+  inboxesRoutes,
+  contactsRoutes,
+  agentsRoutes,
+  teamsRoutes,
+  inboxMembersRoutes,
+  agentBotsRoutes,
+  attachmentFilesRoutes,
+  conversationsRoutes,
+  messagesRoutes,
+  webhooksRoutes,
+  automationRulesRoutes,
+  publicRoutes,
+];

@@ -74,7 +74,8 @@ export async function buildFinanceApp(options: FinanceAppOptions): Promise<App> 
   app.addHook('onClose', async () => services.passwords.settle());
   await app.register(async (api) => {
     await api.register(financeAuthPlugin, { deps });
-    for (const module of financeModules) for (const routes of module.routes ?? []) await api.register(routes, { services });
+    for (const module of financeModules)
+      for (const routes of module.routes ?? []) await api.register(routes, { services });
   });
   return app;
 }

@@ -29,10 +29,21 @@ describe('finance background work', () => {
     // A payment of a bill that does not exist: the listeners have nothing to do, and nothing fails.
     const emit = eventRecorder<FinanceEvents>();
     await t.db.transaction().execute((trx) =>
-      emit(trx, { accountId: 1, name: 'bill.paid', refs: { billId: 999_999 }, snapshot: { event: 'bill.paid', created_at: '', account_id: '1', data: { id: '999999' } } }),
+      emit(trx, {
+        accountId: 1,
+        name: 'bill.paid',
+        refs: { billId: 999_999 },
+        snapshot: { event: 'bill.paid', created_at: '', account_id: '1', data: { id: '999999' } },
+      }),
     );
     const row = await until(
-      () => t.db.selectFrom('outbox_events').selectAll().where('name', '=', 'bill.paid').where('dispatched_at', 'is not', null).executeTakeFirst(),
+      () =>
+        t.db
+          .selectFrom('outbox_events')
+          .selectAll()
+          .where('name', '=', 'bill.paid')
+          .where('dispatched_at', 'is not', null)
+          .executeTakeFirst(),
       'dispatch',
     );
     expect(await t.db.selectFrom('outbox_retries').selectAll().where('event_id', '=', row.id).execute()).toEqual([]);
@@ -40,10 +51,24 @@ describe('finance background work', () => {
 
   it('runs the webhook delivery worker on the finance database (unknown subscribers are cancelled)', async () => {
     const id = await t.db.transaction().execute((trx) =>
-      enqueueDelivery(trx, { accountId: 1, subscriberType: 'nobody', subscriberId: 1, url: 'http://127.0.0.1:9/', eventName: 'x', eventId: null, payload: {} }),
+      enqueueDelivery(trx, {
+        accountId: 1,
+        subscriberType: 'nobody',
+        subscriberId: 1,
+        url: 'http://127.0.0.1:9/',
+        eventName: 'x',
+        eventId: null,
+        payload: {},
+      }),
     );
     const row = await until(
-      () => t.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('status', '=', 'cancelled').executeTakeFirst(),
+      () =>
+        t.db
+          .selectFrom('webhook_deliveries')
+          .selectAll()
+          .where('id', '=', id)
+          .where('status', '=', 'cancelled')
+          .executeTakeFirst(),
       'cancellation',
     );
     expect(row.last_error).toBe('the subscriber no longer exists');
@@ -61,13 +86,32 @@ describe('finance background work', () => {
         { user_id: userId, token_hash: 'live', expires_at: now + 60_000, used_at: null, created_at: now },
       ])
       .execute();
-    await t.db.insertInto('rate_limit_buckets').values({ key: 'old', window_start: 0, count: 1, expires_at: now - 1 }).execute();
-    await t.db.updateTable('refresh_tokens').set({ expires_at: now - 2 * day }).where('user_id', '=', userId).execute();
+    await t.db
+      .insertInto('rate_limit_buckets')
+      .values({ key: 'old', window_start: 0, count: 1, expires_at: now - 1 })
+      .execute();
+    await t.db
+      .updateTable('refresh_tokens')
+      .set({ expires_at: now - 2 * day })
+      .where('user_id', '=', userId)
+      .execute();
     // The housekeeping job is due again (the scheduler's row); the running background picks it up.
-    await t.db.updateTable('jobs').set({ run_at: 0 }).where('name', '=', 'finance.housekeeping').where('status', '=', 'pending').execute();
-    await until(async () => (await t.db.selectFrom('password_resets').select('token_hash').execute()).length === 1, 'housekeeping');
-    expect((await t.db.selectFrom('password_resets').select('token_hash').execute()).map((r) => r.token_hash)).toEqual(['live']);
-    expect(await t.db.selectFrom('rate_limit_buckets').select('key').where('key', '=', 'old').executeTakeFirst()).toBeUndefined();
+    await t.db
+      .updateTable('jobs')
+      .set({ run_at: 0 })
+      .where('name', '=', 'finance.housekeeping')
+      .where('status', '=', 'pending')
+      .execute();
+    await until(
+      async () => (await t.db.selectFrom('password_resets').select('token_hash').execute()).length === 1,
+      'housekeeping',
+    );
+    expect((await t.db.selectFrom('password_resets').select('token_hash').execute()).map((r) => r.token_hash)).toEqual([
+      'live',
+    ]);
+    expect(
+      await t.db.selectFrom('rate_limit_buckets').select('key').where('key', '=', 'old').executeTakeFirst(),
+    ).toBeUndefined();
     expect(await t.db.selectFrom('refresh_tokens').select('id').where('user_id', '=', userId).execute()).toEqual([]);
   });
 });

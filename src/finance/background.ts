@@ -28,7 +28,12 @@ export interface FinanceBackgroundOptions {
  * history retention comes with the runtime. Started with the app in production (server.ts) and by
  * the tests that need it.
  */
-export function createFinanceBackground(deps: FinanceDeps, services: FinanceServices, logger: FastifyBaseLogger, options: FinanceBackgroundOptions = {}) {
+export function createFinanceBackground(
+  deps: FinanceDeps,
+  services: FinanceServices,
+  logger: FastifyBaseLogger,
+  options: FinanceBackgroundOptions = {},
+) {
   const { config } = deps;
   const modules = backgroundOf(financeModules, { deps, services, logger });
   const listeners = [...modules.listeners, ...(options.listeners ?? [])];

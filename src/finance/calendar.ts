@@ -10,7 +10,8 @@ export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0
 /** The UTC month of an instant. */
 export const utcMonth = (ms: number): string => utcDay(ms).slice(0, 7);
 
-const parseDay = (day: string) => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
+const parseDay = (day: string) =>
+  Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
 
 /** The day `days` after `day` (negative: before). */
 export const addDays = (day: string, days: number): string => utcDay(parseDay(day) + days * 86_400_000);
@@ -23,7 +24,8 @@ export function previousMonth(month: string): string {
 }
 
 /** How many days `month` has. */
-export const daysInMonth = (month: string): number => new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).getUTCDate();
+export const daysInMonth = (month: string): number =>
+  new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).getUTCDate();
 
 /** The first day of `month` and the first day of the month after it (a half-open range of days). */
 export function monthRange(month: string): { first: string; next: string } {

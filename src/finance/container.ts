@@ -41,7 +41,12 @@ export function createCoreFinanceServices(deps: FinanceDeps) {
   const bills = new BillsService(deps);
   const invoices = new InvoicesService(deps);
   const contracts = new ContractsService(deps);
-  const webhooks = new WebhookSubscriptions({ db: deps.db, allowedHosts: deps.config.webhooks.allowedHosts, catalogue: FINANCE_WEBHOOK_EVENTS, eventsField: 'events' });
+  const webhooks = new WebhookSubscriptions({
+    db: deps.db,
+    allowedHosts: deps.config.webhooks.allowedHosts,
+    catalogue: FINANCE_WEBHOOK_EVENTS,
+    eventsField: 'events',
+  });
   // Notifications, the accountant's report and the daily job (alerts, overdue invoices, automatic reports).
   const notifications = new NotificationsService(deps);
   const accountant = new AccountantService(deps, smtp, accounts, notifications);

@@ -24,7 +24,11 @@ export const financeCoreModule: FinanceModule = {
     webhookFanOut<FinanceDatabase, FinanceEvents>({
       catalogue: FINANCE_WEBHOOK_EVENTS,
       // The envelope {id, event, created_at, account_id, data}: `id` is the outbox event id.
-      body: (event) => ({ id: String(event.id), ...event.snapshot, created_at: event.snapshot.created_at ?? toIso(event.createdAt) }),
+      body: (event) => ({
+        id: String(event.id),
+        ...event.snapshot,
+        created_at: event.snapshot.created_at ?? toIso(event.createdAt),
+      }),
     }),
     notificationsListener(services.notifications, {
       bill: (q, accountId, id) => services.bills.paidRecord(q, accountId, id),

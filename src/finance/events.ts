@@ -40,10 +40,7 @@ export interface FinanceEventPayload<T = Record<string, unknown>> {
 
 /** The record a finance event is about, by id (listeners refetch it). */
 export type FinanceRefs =
-  | { transactionId: number }
-  | { invoiceId: number }
-  | { contractId: number }
-  | { billId: number };
+  { transactionId: number } | { invoiceId: number } | { contractId: number } | { billId: number };
 
 type Refs<N extends FinanceEventName> = N extends `transaction.${string}`
   ? { transactionId: number }
@@ -83,6 +80,13 @@ export async function recordFinanceEvent<N extends FinanceEventName, T extends {
 
 function refsOf<N extends FinanceEventName>(name: N, id: number): Refs<N> {
   const kind = name.split('.')[0];
-  const key = kind === 'transaction' ? 'transactionId' : kind === 'invoice' ? 'invoiceId' : kind === 'contract' ? 'contractId' : 'billId';
+  const key =
+    kind === 'transaction'
+      ? 'transactionId'
+      : kind === 'invoice'
+        ? 'invoiceId'
+        : kind === 'contract'
+          ? 'contractId'
+          : 'billId';
   return { [key]: id } as Refs<N>;
 }

@@ -20,7 +20,8 @@ export async function cableUrl(app: App): Promise<string> {
 }
 
 /** The subscribe identifier Chatwoot's clients send (a JSON document, as a string). */
-export const roomIdentifier = (params: Record<string, unknown>) => JSON.stringify({ channel: 'RoomChannel', ...params });
+export const roomIdentifier = (params: Record<string, unknown>) =>
+  JSON.stringify({ channel: 'RoomChannel', ...params });
 
 /**
  * A real WebSocket client speaking ActionCable as `@rails/actioncable` does; it records every frame
@@ -46,7 +47,10 @@ export class CableClient {
   }
 
   /** Connects (offering ActionCable's subprotocols, as the browser client does) and waits for the welcome. */
-  static async connect(url: string, protocols: string[] = ['actioncable-v1-json', 'actioncable-unsupported']): Promise<CableClient> {
+  static async connect(
+    url: string,
+    protocols: string[] = ['actioncable-v1-json', 'actioncable-unsupported'],
+  ): Promise<CableClient> {
     const socket = new WebSocket(url, protocols);
     const client = new CableClient(socket);
     await new Promise<void>((resolve, reject) => {
@@ -73,7 +77,10 @@ export class CableClient {
     const seen = this.frames.find(test);
     if (seen) return Promise.resolve(seen);
     return new Promise<Frame>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching frame; received: ${JSON.stringify(this.frames.slice(-5))}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no matching frame; received: ${JSON.stringify(this.frames.slice(-5))}`)),
+        timeoutMs,
+      );
       this.waiters.push({
         test,
         resolve: (f) => {

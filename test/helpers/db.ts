@@ -13,6 +13,9 @@ export async function outboxEvents(db: Kysely<ChatDatabase>, accountId: number, 
 
 /** Number of rows in a table (all accounts). */
 export async function countRows(db: Kysely<ChatDatabase>, table: keyof ChatDatabase): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

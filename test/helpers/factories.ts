@@ -69,7 +69,10 @@ export async function newInbox(
 }
 
 export async function newContact(t: ChatTestApp, account: TestAccount, fields: Record<string, unknown> = {}) {
-  const res = await client(t.app, account.admin.token).post(`${account.path}/contacts`, { name: 'Carla Contact', ...fields });
+  const res = await client(t.app, account.admin.token).post(`${account.path}/contacts`, {
+    name: 'Carla Contact',
+    ...fields,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.payload as {
     contact: { id: number; name: string; email: string | null };
@@ -84,12 +87,17 @@ export async function newTeam(t: ChatTestApp, account: TestAccount, name = `Team
 }
 
 export async function addTeamMembers(t: ChatTestApp, account: TestAccount, teamId: number, userIds: number[]) {
-  const res = await client(t.app, account.admin.token).post(`${account.path}/teams/${teamId}/team_members`, { user_ids: userIds });
+  const res = await client(t.app, account.admin.token).post(`${account.path}/teams/${teamId}/team_members`, {
+    user_ids: userIds,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
 export async function addInboxMembers(t: ChatTestApp, account: TestAccount, inboxId: number, userIds: number[]) {
-  const res = await client(t.app, account.admin.token).post(`${account.path}/inbox_members`, { inbox_id: inboxId, user_ids: userIds });
+  const res = await client(t.app, account.admin.token).post(`${account.path}/inbox_members`, {
+    inbox_id: inboxId,
+    user_ids: userIds,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
@@ -150,18 +158,43 @@ export async function newMessage(
 /* Public interface (src/chat/public): a contact and its conversations, addressed by identifiers. */
 
 /** `/public/api/v1/inboxes/{inbox_identifier}` */
-export const publicInboxPath = (inboxIdentifier: string) => `/public/api/v1/inboxes/${encodeURIComponent(inboxIdentifier)}`;
+export const publicInboxPath = (inboxIdentifier: string) =>
+  `/public/api/v1/inboxes/${encodeURIComponent(inboxIdentifier)}`;
 
 /** A contact created through the public interface; returns Chatwoot's public contact. */
 export async function newPublicContact(t: ChatTestApp, inboxIdentifier: string, fields: Record<string, unknown> = {}) {
-  const res = await client(t.app).post(`${publicInboxPath(inboxIdentifier)}/contacts`, { name: `Visitor ${unique()}`, ...fields });
+  const res = await client(t.app).post(`${publicInboxPath(inboxIdentifier)}/contacts`, {
+    name: `Visitor ${unique()}`,
+    ...fields,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { id: number; source_id: string; pubsub_token: string; name: string; email: string | null; phone_number: string | null };
+  return res.body as {
+    id: number;
+    source_id: string;
+    pubsub_token: string;
+    name: string;
+    email: string | null;
+    phone_number: string | null;
+  };
 }
 
 /** A conversation started by a public contact; returns Chatwoot's public conversation. */
-export async function newPublicConversation(t: ChatTestApp, inboxIdentifier: string, sourceId: string, body: Record<string, unknown> = {}) {
-  const res = await client(t.app).post(`${publicInboxPath(inboxIdentifier)}/contacts/${encodeURIComponent(sourceId)}/conversations`, body);
+export async function newPublicConversation(
+  t: ChatTestApp,
+  inboxIdentifier: string,
+  sourceId: string,
+  body: Record<string, unknown> = {},
+) {
+  const res = await client(t.app).post(
+    `${publicInboxPath(inboxIdentifier)}/contacts/${encodeURIComponent(sourceId)}/conversations`,
+    body,
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { id: number; inbox_id: number; status: string; contact_last_seen_at: string | null; [field: string]: any };
+  return res.body as {
+    id: number;
+    inbox_id: number;
+    status: string;
+    contact_last_seen_at: string | null;
+    [field: string]: any;
+  };
 }

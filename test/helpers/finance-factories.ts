@@ -47,7 +47,8 @@ export async function financeCall<T = any>(app: App, c: FinanceCall): Promise<Re
 
 /** Shorthands bound to an app, a token and optionally a client address. */
 export function financeClient(app: App, token?: string, ip?: string) {
-  const send = <T = any>(method: FinanceCall['method'], url: string, body?: unknown) => financeCall<T>(app, { method, url, token, body, ip });
+  const send = <T = any>(method: FinanceCall['method'], url: string, body?: unknown) =>
+    financeCall<T>(app, { method, url, token, body, ip });
   return {
     get: <T = any>(url: string) => send<T>('GET', url),
     post: <T = any>(url: string, body: unknown = {}) => send<T>('POST', url, body),
@@ -99,7 +100,13 @@ export function ensureFinanceSetup(t: FinanceTestApp): Promise<FinanceTestAccoun
       return {
         accountId: d.account.id,
         name: d.account.name,
-        admin: { ...d.user, password: TEST_PASSWORD, accountId: d.account.id, accessToken: d.accessToken, refreshToken: d.refreshToken },
+        admin: {
+          ...d.user,
+          password: TEST_PASSWORD,
+          accountId: d.account.id,
+          accessToken: d.accessToken,
+          refreshToken: d.refreshToken,
+        },
       };
     })();
     setups.set(t, done);
@@ -108,7 +115,10 @@ export function ensureFinanceSetup(t: FinanceTestApp): Promise<FinanceTestAccoun
 }
 
 /** A new account (through POST /api/auth/register) with its administrator. */
-export async function newFinanceAccount(t: FinanceTestApp, options: { name?: string; fullName?: string } = {}): Promise<FinanceTestAccount> {
+export async function newFinanceAccount(
+  t: FinanceTestApp,
+  options: { name?: string; fullName?: string } = {},
+): Promise<FinanceTestAccount> {
   await ensureFinanceSetup(t);
   const email = `admin-${unique()}@example.test`;
   const res = await financeClient(t.app).post('/api/auth/register', {
@@ -122,7 +132,13 @@ export async function newFinanceAccount(t: FinanceTestApp, options: { name?: str
   return {
     accountId: d.account.id,
     name: d.account.name,
-    admin: { ...d.user, password: TEST_PASSWORD, accountId: d.account.id, accessToken: d.accessToken, refreshToken: d.refreshToken },
+    admin: {
+      ...d.user,
+      password: TEST_PASSWORD,
+      accountId: d.account.id,
+      accessToken: d.accessToken,
+      refreshToken: d.refreshToken,
+    },
   };
 }
 
@@ -139,13 +155,28 @@ export async function loginFinance(t: FinanceTestApp, email: string, password: s
  * of its link. The real invite (POST /api/accounts/members) e-mails the link through the account's
  * SMTP server, which most tests do not have; invitations.test.ts covers that path end to end.
  */
-export async function plantFinanceInvitation(t: FinanceTestApp, account: FinanceTestAccount, email: string, role: FinanceRole): Promise<string> {
+export async function plantFinanceInvitation(
+  t: FinanceTestApp,
+  account: FinanceTestAccount,
+  email: string,
+  role: FinanceRole,
+): Promise<string> {
   const token = randomToken(32);
   const now = Date.now();
   const [account_id, invited_by, token_hash] = [Number(account.accountId), Number(account.admin.id), sha256Hex(token)];
   const expires_at = now + 7 * 24 * 60 * 60 * 1000;
-  const open = { status: 'pending' as const, accepted_by: null, accepted_at: null, revoked_at: null, created_at: now, updated_at: now };
-  await t.db.insertInto('invitations').values({ account_id, email: email.trim().toLowerCase(), role, token_hash, invited_by, expires_at, ...open }).execute();
+  const open = {
+    status: 'pending' as const,
+    accepted_by: null,
+    accepted_at: null,
+    revoked_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await t.db
+    .insertInto('invitations')
+    .values({ account_id, email: email.trim().toLowerCase(), role, token_hash, invited_by, expires_at, ...open })
+    .execute();
   return token;
 }
 
@@ -159,7 +190,13 @@ export async function acceptFinanceInvitation(
   const res = await financeClient(t.app, as?.accessToken).post('/api/auth/invitations/accept', { token, ...body });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const d = res.body.data;
-  return { ...d.user, password: as?.password ?? body.password, accountId: d.account.id, accessToken: d.accessToken, refreshToken: d.refreshToken };
+  return {
+    ...d.user,
+    password: as?.password ?? body.password,
+    accountId: d.account.id,
+    accessToken: d.accessToken,
+    refreshToken: d.refreshToken,
+  };
 }
 
 /**
@@ -181,7 +218,12 @@ export async function addFinanceMember(
 }
 
 /** An existing user joins another account with the role: invited, and accepting while signed in. Tokens for that account. */
-export async function joinFinanceAccount(t: FinanceTestApp, account: FinanceTestAccount, user: FinanceTestUser, role: FinanceRole): Promise<FinanceTestUser> {
+export async function joinFinanceAccount(
+  t: FinanceTestApp,
+  account: FinanceTestAccount,
+  user: FinanceTestUser,
+  role: FinanceRole,
+): Promise<FinanceTestUser> {
   const token = await plantFinanceInvitation(t, account, user.email, role);
   const joined = await acceptFinanceInvitation(t, token, {}, user);
   expect(joined).toMatchObject({ id: user.id, accountId: account.accountId, role });
@@ -189,7 +231,12 @@ export async function joinFinanceAccount(t: FinanceTestApp, account: FinanceTest
 }
 
 /** Saves the account's SMTP configuration pointing at a test SMTP server (the app must allow 127.0.0.1). */
-export async function saveFinanceSmtp(t: FinanceTestApp, account: FinanceTestAccount, smtp: TestSmtpServer, fromEmail = 'billing@acme.test') {
+export async function saveFinanceSmtp(
+  t: FinanceTestApp,
+  account: FinanceTestAccount,
+  smtp: TestSmtpServer,
+  fromEmail = 'billing@acme.test',
+) {
   const res = await financeClient(t.app, account.admin.accessToken).post('/api/email/smtp', {
     host: '127.0.0.1',
     port: smtp.port,
@@ -221,20 +268,34 @@ export function invitationTokenOf(email: ReceivedEmail): string {
 }
 
 /** A user with the role in a new account: its registering admin, or an agent added to it. */
-export async function newFinanceUser(t: FinanceTestApp, options: { role?: FinanceRole } = {}): Promise<FinanceTestUser> {
+export async function newFinanceUser(
+  t: FinanceTestApp,
+  options: { role?: FinanceRole } = {},
+): Promise<FinanceTestUser> {
   const account = await newFinanceAccount(t);
   return (options.role ?? 'admin') === 'admin' ? account.admin : addFinanceMember(t, account, 'agent');
 }
 
 /** Number of rows in a finance table (all accounts): tests assert that bad input changed nothing. */
 export async function countFinanceRows(db: Kysely<FinanceDatabase>, table: keyof FinanceDatabase): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** Row counts of every identity table, to compare before and after a refused request. */
 export async function financeSnapshot(db: Kysely<FinanceDatabase>) {
-  const tables = ['users', 'accounts', 'memberships', 'invitations', 'refresh_tokens', 'password_resets', 'smtp_settings'] as const;
+  const tables = [
+    'users',
+    'accounts',
+    'memberships',
+    'invitations',
+    'refresh_tokens',
+    'password_resets',
+    'smtp_settings',
+  ] as const;
   const out: Record<string, number> = {};
   for (const table of tables) out[table] = await countFinanceRows(db, table);
   return out;
@@ -254,7 +315,14 @@ async function createThrough(t: FinanceTestApp, token: string, path: string, bod
 
 /** A transaction created through POST /api/transactions (fields override the defaults). */
 export const newFinanceTransaction = (t: FinanceTestApp, token: string, fields: Record<string, unknown> = {}) =>
-  createThrough(t, token, '/api/transactions', { kind: 'income', amount: 100, date: '2025-03-10', category: 'sales', description: 'Sale', ...fields });
+  createThrough(t, token, '/api/transactions', {
+    kind: 'income',
+    amount: 100,
+    date: '2025-03-10',
+    category: 'sales',
+    description: 'Sale',
+    ...fields,
+  });
 
 /** An open bill created through POST /api/bills. */
 export const newFinanceBill = (t: FinanceTestApp, token: string, fields: Record<string, unknown> = {}) =>
@@ -300,7 +368,11 @@ export interface NotificationSeed {
  * Notifications of a user in their token's account, oldest first. No endpoint creates one (the
  * daily job, the payment listener and the accountant report do), so this writes the rows.
  */
-export async function newFinanceNotifications(t: FinanceTestApp, user: FinanceTestUser, seeds: NotificationSeed[]): Promise<string[]> {
+export async function newFinanceNotifications(
+  t: FinanceTestApp,
+  user: FinanceTestUser,
+  seeds: NotificationSeed[],
+): Promise<string[]> {
   if (seeds.length === 0) return [];
   const base = Date.now() - seeds.length * 1000;
   const rows = await t.db
@@ -328,6 +400,12 @@ export async function newFinanceNotifications(t: FinanceTestApp, user: FinanceTe
 export async function financeServicesOf(t: FinanceTestApp) {
   const { createFinanceServices } = await import('../../src/finance/modules.js');
   const { loadFinanceSecrets } = await import('../../src/finance/app.js');
-  const deps = { db: t.db, dialect: t.dialect, config: t.config, secrets: loadFinanceSecrets(t.config), logger: t.app.log };
+  const deps = {
+    db: t.db,
+    dialect: t.dialect,
+    config: t.config,
+    secrets: loadFinanceSecrets(t.config),
+    logger: t.app.log,
+  };
   return { deps, services: createFinanceServices(deps) };
 }

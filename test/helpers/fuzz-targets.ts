@@ -32,7 +32,18 @@ import {
   type FinanceTestAccount,
   type FinanceTestUser,
 } from './finance-factories.js';
-import { Fresh, draw, encodeSegment, nastySegmentArb, type FuzzAnswer, type FuzzRequest, type FuzzTarget, type Json, type Operation, type Parameter } from './fuzz.js';
+import {
+  Fresh,
+  draw,
+  encodeSegment,
+  nastySegmentArb,
+  type FuzzAnswer,
+  type FuzzRequest,
+  type FuzzTarget,
+  type Json,
+  type Operation,
+  type Parameter,
+} from './fuzz.js';
 import { call, client } from './http.js';
 import type { ChatTestApp, FinanceTestApp } from './test-app.js';
 
@@ -75,14 +86,25 @@ function pathValues(op: Operation, url: string, names?: string[]): string[] {
 }
 
 /** Whether a request named one of the seeded records in its path. */
-function namesSeeded(op: Operation, url: string, params: Parameter[], pool: (p: Parameter) => (string | number)[]): boolean {
+function namesSeeded(
+  op: Operation,
+  url: string,
+  params: Parameter[],
+  pool: (p: Parameter) => (string | number)[],
+): boolean {
   const seeded = new Set(params.flatMap((p) => pool(p)).map(String));
-  return pathValues(op, url, params.map((p) => p.name)).some((v) => seeded.has(v));
+  return pathValues(
+    op,
+    url,
+    params.map((p) => p.name),
+  ).some((v) => seeded.has(v));
 }
 
 /** Mostly one of the ids that exist, sometimes a small id, otherwise something an id must refuse. */
 function pickSegment(g: fc.GeneratorValue, pool: (string | number)[]): string {
-  const existing = pool.filter((v) => v !== undefined && v !== null && String(v) !== '').map((v) => encodeSegment(String(v)));
+  const existing = pool
+    .filter((v) => v !== undefined && v !== null && String(v) !== '')
+    .map((v) => encodeSegment(String(v)));
   return draw(g, `segment|${existing.join('/')}`, () =>
     fc.oneof(
       { weight: existing.length > 0 ? 6 : 0, arbitrary: fc.constantFrom(...(existing.length > 0 ? existing : ['1'])) },
@@ -95,9 +117,24 @@ function pickSegment(g: fc.GeneratorValue, pool: (string | number)[]): string {
 /** Token values that must be refused cleanly (ASCII only: header values are bytes). */
 function garbageTokens(real: string): string[] {
   return [
-    '', ' ', 'null', 'undefined', 'x', 'a'.repeat(5000), "' OR '1'='1", 'Bearer', '\t', '%00',
-    `${real}x`, real.slice(0, -1), real.toUpperCase(), ` ${real} `, `${real},${real}`,
-    'eyJhbGciOiJub25lIn0.eyJ1c2VySWQiOjEsImFjY291bnRJZCI6MX0.', 'a.b.c', 'e30.e30.e30',
+    '',
+    ' ',
+    'null',
+    'undefined',
+    'x',
+    'a'.repeat(5000),
+    "' OR '1'='1",
+    'Bearer',
+    '\t',
+    '%00',
+    `${real}x`,
+    real.slice(0, -1),
+    real.toUpperCase(),
+    ` ${real} `,
+    `${real},${real}`,
+    'eyJhbGciOiJub25lIn0.eyJ1c2VySWQiOjEsImFjY291bnRJZCI6MX0.',
+    'a.b.c',
+    'e30.e30.e30',
   ];
 }
 
@@ -133,12 +170,73 @@ interface ChatState {
   attachment?: { key: string; name: string };
 }
 
-const RULE_EVENTS = ['conversation_created', 'conversation_updated', 'message_created', 'conversation_opened', 'conversation_resolved'];
-const ATTRIBUTE_KEYS = ['status', 'priority', 'assignee_id', 'team_id', 'inbox_id', 'contact_id', 'display_id', 'created_at', 'last_activity_at', 'labels', 'contact_name', 'contact_email', 'contact_phone_number', 'content', 'message_type', 'browser_language'];
-const FILTER_OPERATORS = ['equal_to', 'not_equal_to', 'contains', 'does_not_contain', 'is_present', 'is_not_present', 'is_greater_than', 'is_less_than', 'days_before', 'starts_with'];
-const ACTION_NAMES = ['assign_agent', 'assign_team', 'add_label', 'remove_label', 'send_email', 'mute_conversation', 'change_status', 'change_priority', 'snooze_conversation', 'resolve_conversation'];
-const CHAT_WEBHOOK_EVENTS = ['conversation_created', 'conversation_status_changed', 'message_created', 'message_updated', 'contact_created', 'contact_updated', 'webwidget_triggered'];
-const URLS = ['https://hooks.example.test/in', 'https://hooks.example.test/other', 'https://crm.example.test/webhook?token=x', 'http://127.0.0.1:5432/', 'http://169.254.169.254/latest/meta-data', 'https://[::1]/x', 'https://example.test/' + 'p'.repeat(2100)];
+const RULE_EVENTS = [
+  'conversation_created',
+  'conversation_updated',
+  'message_created',
+  'conversation_opened',
+  'conversation_resolved',
+];
+const ATTRIBUTE_KEYS = [
+  'status',
+  'priority',
+  'assignee_id',
+  'team_id',
+  'inbox_id',
+  'contact_id',
+  'display_id',
+  'created_at',
+  'last_activity_at',
+  'labels',
+  'contact_name',
+  'contact_email',
+  'contact_phone_number',
+  'content',
+  'message_type',
+  'browser_language',
+];
+const FILTER_OPERATORS = [
+  'equal_to',
+  'not_equal_to',
+  'contains',
+  'does_not_contain',
+  'is_present',
+  'is_not_present',
+  'is_greater_than',
+  'is_less_than',
+  'days_before',
+  'starts_with',
+];
+const ACTION_NAMES = [
+  'assign_agent',
+  'assign_team',
+  'add_label',
+  'remove_label',
+  'send_email',
+  'mute_conversation',
+  'change_status',
+  'change_priority',
+  'snooze_conversation',
+  'resolve_conversation',
+];
+const CHAT_WEBHOOK_EVENTS = [
+  'conversation_created',
+  'conversation_status_changed',
+  'message_created',
+  'message_updated',
+  'contact_created',
+  'contact_updated',
+  'webwidget_triggered',
+];
+const URLS = [
+  'https://hooks.example.test/in',
+  'https://hooks.example.test/other',
+  'https://crm.example.test/webhook?token=x',
+  'http://127.0.0.1:5432/',
+  'http://169.254.169.254/latest/meta-data',
+  'https://[::1]/x',
+  'https://example.test/' + 'p'.repeat(2100),
+];
 const TIME_ZONES = ['UTC', 'America/Sao_Paulo', 'Asia/Kolkata', 'Etc/GMT+14', 'Mars/Olympus', 'utc', ''];
 
 export class ChatFuzzTarget implements FuzzTarget {
@@ -193,18 +291,32 @@ export class ChatFuzzTarget implements FuzzTarget {
   }
 
   private async createWidget() {
-    const widget = await newInbox(this.t, this.s.account, { type: 'web_widget', website_url: 'https://shop.example.test' }, `Widget ${unique()}`);
+    const widget = await newInbox(
+      this.t,
+      this.s.account,
+      { type: 'web_widget', website_url: 'https://shop.example.test' },
+      `Widget ${unique()}`,
+    );
     this.s.widget = { id: widget.id, identifier: widget.inbox_identifier ?? '' };
   }
 
   private async createContact() {
     const sourceId = `fuzz-${unique()}`;
-    const contact = await newContact(this.t, this.s.account, { name: 'Fuzz Contact', email: `c-${unique()}@example.test`, inbox_id: this.s.inbox.id, source_id: sourceId });
+    const contact = await newContact(this.t, this.s.account, {
+      name: 'Fuzz Contact',
+      email: `c-${unique()}@example.test`,
+      inbox_id: this.s.inbox.id,
+      source_id: sourceId,
+    });
     this.s.contact = { id: contact.contact.id, sourceId };
   }
 
   private async createConversation() {
-    const conversation = await newConversation(this.t, this.s.account, { inboxId: this.s.inbox.id, contactSourceId: this.s.contact.sourceId, message: { content: 'first' } });
+    const conversation = await newConversation(this.t, this.s.account, {
+      inboxId: this.s.inbox.id,
+      contactSourceId: this.s.contact.sourceId,
+      message: { content: 'first' },
+    });
     this.s.conversation = conversation.id;
   }
 
@@ -218,13 +330,19 @@ export class ChatFuzzTarget implements FuzzTarget {
   }
 
   private async createBot() {
-    const res = await this.admin.post(`${this.s.account.path}/agent_bots`, { name: 'Fuzz bot', outgoing_url: 'https://bot.example.test/hook' });
+    const res = await this.admin.post(`${this.s.account.path}/agent_bots`, {
+      name: 'Fuzz bot',
+      outgoing_url: 'https://bot.example.test/hook',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     this.s.bot = { id: res.body.id, token: res.body.access_token ?? '' };
   }
 
   private async createWebhook() {
-    const res = await this.admin.post(`${this.s.account.path}/webhooks`, { url: 'https://hooks.example.test/chat', subscriptions: ['conversation_created'] });
+    const res = await this.admin.post(`${this.s.account.path}/webhooks`, {
+      url: 'https://hooks.example.test/chat',
+      subscriptions: ['conversation_created'],
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     this.s.webhook = res.body.payload?.webhook?.id ?? res.body.payload?.id ?? res.body.id;
   }
@@ -242,7 +360,10 @@ export class ChatFuzzTarget implements FuzzTarget {
   }
 
   private async createPlatformBot() {
-    const res = await this.platform.post('/platform/api/v1/agent_bots', { name: 'Platform bot', outgoing_url: 'https://bot.example.test/platform' });
+    const res = await this.platform.post('/platform/api/v1/agent_bots', {
+      name: 'Platform bot',
+      outgoing_url: 'https://bot.example.test/platform',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     this.s.platformBot = res.body.id;
   }
@@ -273,7 +394,10 @@ export class ChatFuzzTarget implements FuzzTarget {
     const res = await this.t.app.inject({
       method: 'POST',
       url: `${this.s.account.path}/conversations/${this.s.conversation}/messages`,
-      headers: { api_access_token: this.s.account.admin.token, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      headers: {
+        api_access_token: this.s.account.admin.token,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
       payload,
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -299,7 +423,8 @@ export class ChatFuzzTarget implements FuzzTarget {
       await this.seed();
       return;
     }
-    const exists = async (url: string, token = s.account.admin.token) => (await call(this.t.app, { url, token })).status === 200;
+    const exists = async (url: string, token = s.account.admin.token) =>
+      (await call(this.t.app, { url, token })).status === 200;
     const listed = async (url: string, id: number, token?: string) => {
       const res = await call(this.t.app, { url, token });
       const list = Array.isArray(res.body) ? res.body : (res.body?.payload ?? []);
@@ -310,9 +435,12 @@ export class ChatFuzzTarget implements FuzzTarget {
       s.agent = await newAgent(this.t, s.account);
       await addInboxMembers(this.t, s.account, s.inbox.id, [s.agent.id]);
     }
-    if (!(await exists(`/platform/api/v1/users/${s.victimUser.id}`, this.t.platformToken))) s.victimUser = await newUser(this.t, 'Victim');
+    if (!(await exists(`/platform/api/v1/users/${s.victimUser.id}`, this.t.platformToken)))
+      s.victimUser = await newUser(this.t, 'Victim');
     if (!(await exists(`/platform/api/v1/accounts/${s.victimAccountId}`, this.t.platformToken))) {
-      s.victimAccountId = (await this.platform.post('/platform/api/v1/accounts', { name: `Victim ${unique()}` })).body.id;
+      s.victimAccountId = (
+        await this.platform.post('/platform/api/v1/accounts', { name: `Victim ${unique()}` })
+      ).body.id;
     }
     if (!(await exists(`${A}/inboxes/${s.inbox.id}`))) await this.createInbox();
     if (!(await exists(`${A}/inboxes/${s.widget.id}`))) await this.createWidget();
@@ -322,20 +450,33 @@ export class ChatFuzzTarget implements FuzzTarget {
       await this.createContact();
       await this.createConversation();
     }
-    if (!(await listed(`${A}/conversations/${s.conversation}/messages`, s.message, s.account.admin.token))) await this.createMessage();
+    if (!(await listed(`${A}/conversations/${s.conversation}/messages`, s.message, s.account.admin.token)))
+      await this.createMessage();
     if (!(await exists(`${A}/teams/${s.team}`))) await this.createTeam();
     if (!(await exists(`${A}/agent_bots/${s.bot.id}`))) await this.createBot();
     if (!(await exists(`${A}/webhooks/${s.webhook}`))) await this.createWebhook();
     if (!(await exists(`${A}/automation_rules/${s.rule}`))) await this.createRule();
-    if (!(await exists(`/platform/api/v1/agent_bots/${s.platformBot}`, this.t.platformToken))) await this.createPlatformBot();
+    if (!(await exists(`/platform/api/v1/agent_bots/${s.platformBot}`, this.t.platformToken)))
+      await this.createPlatformBot();
     const contactPath = `${publicInboxPath(s.inbox.identifier)}/contacts/${encodeURIComponent(s.publicContact)}`;
     if (!(await exists(contactPath, ''))) await this.createPublicContact();
     const conversationPath = `${publicInboxPath(s.inbox.identifier)}/contacts/${encodeURIComponent(s.publicContact)}/conversations/${s.publicConversation}`;
     if (!(await exists(conversationPath, ''))) await this.createPublicConversation();
-    if (!(await listed(`${publicInboxPath(s.inbox.identifier)}/contacts/${encodeURIComponent(s.publicContact)}/conversations/${s.publicConversation}/messages`, s.publicMessage))) {
+    if (
+      !(await listed(
+        `${publicInboxPath(s.inbox.identifier)}/contacts/${encodeURIComponent(s.publicContact)}/conversations/${s.publicConversation}/messages`,
+        s.publicMessage,
+      ))
+    ) {
       await this.createPublicMessage();
     }
-    if (!s.attachment || !(await exists(`/attachments/${encodeURIComponent(s.attachment.key)}/${encodeURIComponent(s.attachment.name)}`, ''))) {
+    if (
+      !s.attachment ||
+      !(await exists(
+        `/attachments/${encodeURIComponent(s.attachment.key)}/${encodeURIComponent(s.attachment.name)}`,
+        '',
+      ))
+    ) {
       await this.createAttachment();
     }
   }
@@ -410,7 +551,14 @@ export class ChatFuzzTarget implements FuzzTarget {
     ]);
     if (token === undefined) return {};
     const value = token === 'garbage' ? g(fc.constantFrom, ...garbageTokens(admin)) : token;
-    const spelling = g(fc.constantFrom, 'api_access_token', 'api_access_token', 'api_access_token', 'api-access-token', 'authorization');
+    const spelling = g(
+      fc.constantFrom,
+      'api_access_token',
+      'api_access_token',
+      'api_access_token',
+      'api-access-token',
+      'authorization',
+    );
     return spelling === 'authorization' ? { authorization: `Bearer ${value}` } : { [spelling]: value };
   }
 
@@ -496,7 +644,13 @@ export class ChatFuzzTarget implements FuzzTarget {
   /** `{error, code}` with one of the service's own codes (lower snake case, as the error handler writes them). */
   isErrorBody(body: unknown): boolean {
     const b = body as { error?: unknown; code?: unknown } | null;
-    return !!b && typeof b === 'object' && typeof b.error === 'string' && typeof b.code === 'string' && SERVICE_CODE.test(b.code);
+    return (
+      !!b &&
+      typeof b === 'object' &&
+      typeof b.error === 'string' &&
+      typeof b.code === 'string' &&
+      SERVICE_CODE.test(b.code)
+    );
   }
 
   /** After a write that can take seeded data or the admin's standing away, put things back. */
@@ -537,7 +691,15 @@ interface FinanceState {
   notifications: string[];
 }
 
-const FINANCE_EVENTS = ['transaction.created', 'transaction.updated', 'invoice.created', 'invoice.paid', 'invoice.overdue', 'contract.created', 'contract.cancelled'];
+const FINANCE_EVENTS = [
+  'transaction.created',
+  'transaction.updated',
+  'invoice.created',
+  'invoice.paid',
+  'invoice.overdue',
+  'contract.created',
+  'contract.cancelled',
+];
 
 export class FinanceFuzzTarget implements FuzzTarget {
   readonly name = 'finance service';
@@ -551,7 +713,12 @@ export class FinanceFuzzTarget implements FuzzTarget {
     return this.t.app;
   }
 
-  private req(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, token = this.s.account.admin.accessToken) {
+  private req(
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    body?: unknown,
+    token = this.s.account.admin.accessToken,
+  ) {
     return financeCall(this.t.app, { method, url, token, body });
   }
 
@@ -595,13 +762,19 @@ export class FinanceFuzzTarget implements FuzzTarget {
   }
 
   private async createWebhook() {
-    const res = await this.req('POST', '/api/v1/webhooks', { url: 'https://hooks.example.test/finance', events: ['invoice.paid'] });
+    const res = await this.req('POST', '/api/v1/webhooks', {
+      url: 'https://hooks.example.test/finance',
+      events: ['invoice.paid'],
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     this.s.webhook = res.body.data.id;
   }
 
   private async createNotifications() {
-    this.s.notifications = await newFinanceNotifications(this.t, this.s.account.admin, [{ type: 'system' }, { type: 'bill_due_soon', read: true }]);
+    this.s.notifications = await newFinanceNotifications(this.t, this.s.account.admin, [
+      { type: 'system' },
+      { type: 'bill_due_soon', read: true },
+    ]);
   }
 
   async repair(): Promise<void> {
@@ -630,7 +803,11 @@ export class FinanceFuzzTarget implements FuzzTarget {
     if (!(await exists(`/api/invoices/${s.issuedInvoice}`))) await this.createIssuedInvoice();
     if (!(await exists(`/api/contracts/${s.contract}`))) await this.createContract();
     if (!(await exists(`/api/v1/webhooks/${s.webhook}`))) await this.createWebhook();
-    const left = await this.t.db.selectFrom('notifications').select('id').where('id', 'in', s.notifications.map(Number)).execute();
+    const left = await this.t.db
+      .selectFrom('notifications')
+      .select('id')
+      .where('id', 'in', s.notifications.map(Number))
+      .execute();
     if (left.length < s.notifications.length) await this.createNotifications();
   }
 
@@ -674,9 +851,17 @@ export class FinanceFuzzTarget implements FuzzTarget {
     if (token === undefined) return {};
     if (token === 'garbage') {
       const value = g(fc.constantFrom, ...garbageTokens(admin));
-      return g(fc.constantFrom, { authorization: `Bearer ${value}` }, { authorization: value }, { authorization: `Basic ${value}` }, { api_access_token: admin });
+      return g(
+        fc.constantFrom,
+        { authorization: `Bearer ${value}` },
+        { authorization: value },
+        { authorization: `Basic ${value}` },
+        { api_access_token: admin },
+      );
     }
-    return { authorization: g(fc.constantFrom, `Bearer ${token}`, `Bearer ${token}`, `bearer ${token}`, `Bearer  ${token} `) };
+    return {
+      authorization: g(fc.constantFrom, `Bearer ${token}`, `Bearer ${token}`, `bearer ${token}`, `Bearer  ${token} `),
+    };
   }
 
   remoteAddress(): string {
@@ -714,7 +899,14 @@ export class FinanceFuzzTarget implements FuzzTarget {
         case 'token':
           return ['0'.repeat(43)];
         case 'url':
-          return ['https://hooks.example.test/finance', 'https://erp.example.test/in', 'https://hooks.example.test/x?y=z', 'http://127.0.0.1:5432/', 'http://169.254.169.254/', 'ftp://example.test/'];
+          return [
+            'https://hooks.example.test/finance',
+            'https://erp.example.test/in',
+            'https://hooks.example.test/x?y=z',
+            'http://127.0.0.1:5432/',
+            'http://169.254.169.254/',
+            'ftp://example.test/',
+          ];
         case 'events':
           return [['invoice.paid'], FINANCE_EVENTS, ['bill.paid'], ['nope']];
         case 'host':
@@ -736,7 +928,13 @@ export class FinanceFuzzTarget implements FuzzTarget {
   /** `{success: false, message, error: {code}}` with one of the service's own codes. */
   isErrorBody(body: unknown): boolean {
     const b = body as { success?: unknown; message?: unknown; error?: { code?: unknown } } | null;
-    return !!b && b.success === false && typeof b.message === 'string' && typeof b.error?.code === 'string' && SERVICE_CODE.test(b.error.code);
+    return (
+      !!b &&
+      b.success === false &&
+      typeof b.message === 'string' &&
+      typeof b.error?.code === 'string' &&
+      SERVICE_CODE.test(b.error.code)
+    );
   }
 
   async after(op: Operation, req: FuzzRequest, answer: FuzzAnswer): Promise<void> {
@@ -747,7 +945,11 @@ export class FinanceFuzzTarget implements FuzzTarget {
       await this.t.db.updateTable('smtp_settings').set({ host: '127.0.0.1', port: 9 }).execute();
     }
     if (/^\/api\/auth\/|^\/api\/accounts\//.test(op.path)) return this.repair();
-    if (op.method === 'DELETE' && (op.pathParams.length === 0 || namesSeeded(op, req.url, op.pathParams, (p) => this.pool(op, p)))) await this.repair();
+    if (
+      op.method === 'DELETE' &&
+      (op.pathParams.length === 0 || namesSeeded(op, req.url, op.pathParams, (p) => this.pool(op, p)))
+    )
+      await this.repair();
   }
 
   secrets(): Map<string, string> {

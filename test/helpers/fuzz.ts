@@ -78,7 +78,12 @@ export function operationsOf(doc: { paths: Record<string, Record<string, OpenApi
     for (const [lower, op] of Object.entries(ops)) {
       const method = lower.toUpperCase();
       if (!['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) continue;
-      const params = (op.parameters ?? []).map((p) => ({ name: p.name, in: p.in as Parameter['in'], required: p.required === true, schema: p.schema ?? {} }));
+      const params = (op.parameters ?? []).map((p) => ({
+        name: p.name,
+        in: p.in as Parameter['in'],
+        required: p.required === true,
+        schema: p.schema ?? {},
+      }));
       const content = op.requestBody?.content ?? {};
       out.push({
         key: `${method} ${path}`,
@@ -156,29 +161,40 @@ export type Json = null | boolean | number | string | Raw | Members | Fresh | Js
 export function jsonText(value: Json): string {
   if (value instanceof Raw) return value.text;
   if (value instanceof Fresh) return JSON.stringify(value.make());
-  if (value instanceof Members) return `{${value.members.map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`).join(',')}}`;
+  if (value instanceof Members)
+    return `{${value.members.map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`).join(',')}}`;
   if (Array.isArray(value)) return `[${value.map(jsonText).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value).map((k) => `${JSON.stringify(k)}:${jsonText((value as Record<string, Json>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .map((k) => `${JSON.stringify(k)}:${jsonText((value as Record<string, Json>)[k])}`)
+      .join(',')}}`;
   }
   if (typeof value === 'number' && !Number.isFinite(value)) return 'null';
   return JSON.stringify(value) ?? 'null';
 }
 
 const isPlainObject = (v: unknown): v is Record<string, Json> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Raw) && !(v instanceof Members) && !(v instanceof Fresh);
+  v !== null &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
+  !(v instanceof Raw) &&
+  !(v instanceof Members) &&
+  !(v instanceof Fresh);
 
 /** Sets a member as an own property, even when the key is `__proto__`. */
 function withMember(obj: Record<string, Json>, key: string, value: Json): Record<string, Json> {
   const copy: Record<string, Json> = {};
-  for (const k of Object.keys(obj)) Object.defineProperty(copy, k, { value: obj[k], enumerable: true, writable: true, configurable: true });
+  for (const k of Object.keys(obj))
+    Object.defineProperty(copy, k, { value: obj[k], enumerable: true, writable: true, configurable: true });
   Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
   return copy;
 }
 
 function withoutMember(obj: Record<string, Json>, key: string): Record<string, Json> {
   const copy: Record<string, Json> = {};
-  for (const k of Object.keys(obj)) if (k !== key) Object.defineProperty(copy, k, { value: obj[k], enumerable: true, writable: true, configurable: true });
+  for (const k of Object.keys(obj))
+    if (k !== key)
+      Object.defineProperty(copy, k, { value: obj[k], enumerable: true, writable: true, configurable: true });
   return copy;
 }
 
@@ -201,15 +217,18 @@ export interface GenContext {
   version(): number;
 }
 
-const validKey = (schema: JsonSchema, ctx: GenContext, name?: string) => `valid|${schemaId(schema)}|${name ?? ''}|${ctx.version()}`;
-const nastyKey = (schema: JsonSchema, ctx: GenContext, name?: string) => `nasty|${schemaId(schema)}|${name ?? ''}|${ctx.version()}`;
+const validKey = (schema: JsonSchema, ctx: GenContext, name?: string) =>
+  `valid|${schemaId(schema)}|${name ?? ''}|${ctx.version()}`;
+const nastyKey = (schema: JsonSchema, ctx: GenContext, name?: string) =>
+  `nasty|${schemaId(schema)}|${name ?? ''}|${ctx.version()}`;
 
 const typesOf = (schema: JsonSchema): string[] => {
   if (Array.isArray(schema.type)) return schema.type;
   if (schema.type) return [schema.type];
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (alternatives) return [...new Set(alternatives.flatMap(typesOf))];
-  if (schema.enum) return [...new Set(schema.enum.map((v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)))];
+  if (schema.enum)
+    return [...new Set(schema.enum.map((v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)))];
   return [];
 };
 
@@ -226,13 +245,22 @@ export function validArb(schema: JsonSchema, ctx: GenContext, name?: string, dep
     base = fc.oneof(...(schema.anyOf ?? schema.oneOf)!.map((s) => validArb(s, ctx, name, depth)));
   } else {
     const types = typesOf(schema);
-    base = types.length === 0 ? anyJson() : fc.oneof(...types.map((type) => validOfType(type, schema, ctx, name, depth)));
+    base =
+      types.length === 0 ? anyJson() : fc.oneof(...types.map((type) => validOfType(type, schema, ctx, name, depth)));
   }
   const hinted = schema.enum || schema.const !== undefined ? undefined : ctx.hints(name);
-  return hinted && hinted.length > 0 ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...hinted) }, { weight: 1, arbitrary: base }) : base;
+  return hinted && hinted.length > 0
+    ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...hinted) }, { weight: 1, arbitrary: base })
+    : base;
 }
 
-function validOfType(type: string, schema: JsonSchema, ctx: GenContext, name: string | undefined, depth: number): fc.Arbitrary<Json> {
+function validOfType(
+  type: string,
+  schema: JsonSchema,
+  ctx: GenContext,
+  name: string | undefined,
+  depth: number,
+): fc.Arbitrary<Json> {
   switch (type) {
     case 'null':
       return fc.constant(null);
@@ -242,7 +270,10 @@ function validOfType(type: string, schema: JsonSchema, ctx: GenContext, name: st
       const lo = Math.max(schema.minimum ?? -1000, Number.MIN_SAFE_INTEGER);
       const hi = Math.min(schema.maximum ?? 1_000_000, Number.MAX_SAFE_INTEGER);
       if (lo > hi) return fc.constant(lo);
-      return fc.oneof({ weight: 3, arbitrary: fc.integer({ min: lo, max: Math.min(hi, lo + 10) }) }, { weight: 1, arbitrary: fc.integer({ min: lo, max: hi }) });
+      return fc.oneof(
+        { weight: 3, arbitrary: fc.integer({ min: lo, max: Math.min(hi, lo + 10) }) },
+        { weight: 1, arbitrary: fc.integer({ min: lo, max: hi }) },
+      );
     }
     case 'number': {
       const lo = schema.minimum ?? -1e6;
@@ -271,12 +302,20 @@ function validOfType(type: string, schema: JsonSchema, ctx: GenContext, name: st
       const props = Object.entries(schema.properties ?? {});
       if (props.length > 0) {
         const required = (schema.required ?? []).filter((k) => schema.properties![k]);
-        return fc.record(Object.fromEntries(props.map(([k, s]) => [k, validArb(s, ctx, k, depth + 1)])), { requiredKeys: required }) as fc.Arbitrary<Json>;
+        return fc.record(Object.fromEntries(props.map(([k, s]) => [k, validArb(s, ctx, k, depth + 1)])), {
+          requiredKeys: required,
+        }) as fc.Arbitrary<Json>;
       }
       if (schema.additionalProperties === false) return fc.constant({});
-      const values = typeof schema.additionalProperties === 'object' ? validArb(schema.additionalProperties, ctx, undefined, depth + 1) : anyJson();
+      const values =
+        typeof schema.additionalProperties === 'object'
+          ? validArb(schema.additionalProperties, ctx, undefined, depth + 1)
+          : anyJson();
       const maxKeys = Math.min(schema.maxProperties ?? 4, 4);
-      return fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), values, { maxKeys, minKeys: Math.min(schema.minProperties ?? 0, maxKeys) }) as fc.Arbitrary<Json>;
+      return fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), values, {
+        maxKeys,
+        minKeys: Math.min(schema.minProperties ?? 0, maxKeys),
+      }) as fc.Arbitrary<Json>;
     }
     default:
       return anyJson();
@@ -290,18 +329,36 @@ function validString(schema: JsonSchema): fc.Arbitrary<Json> {
   // Never `.filter` here: a filter that cannot pass makes fast-check retry forever. Values of the
   // wrong length fall back to a plain string of the smallest allowed length instead.
   const fallback = 'x'.repeat(Math.max(min, 1) <= max ? Math.max(min, 1) : min);
-  const fit = (arb: fc.Arbitrary<string>): fc.Arbitrary<Json> => arb.map((s) => (s.length >= min && s.length <= max ? s : fallback));
+  const fit = (arb: fc.Arbitrary<string>): fc.Arbitrary<Json> =>
+    arb.map((s) => (s.length >= min && s.length <= max ? s : fallback));
   if (schema.format === 'email') return fit(fc.oneof(fc.constantFrom(...EMAILS), fc.emailAddress()));
   if (schema.format === 'date') {
-    return fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2199-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+    return fc
+      .date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2199-12-31T00:00:00Z'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10));
   }
   if (schema.format === 'date-time') {
-    return fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2199-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+    return fc
+      .date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2199-12-31T00:00:00Z'), noInvalidDate: true })
+      .map((d) => d.toISOString());
   }
   if (schema.format === 'uri' || schema.format === 'url' || schema.format === 'http-url') {
-    return fit(fc.oneof(fc.constantFrom('https://example.test/hook', 'http://shop.example.test', 'https://example.test/a?b=c#d'), fc.webUrl({ validSchemes: ['http', 'https'] })));
+    return fit(
+      fc.oneof(
+        fc.constantFrom('https://example.test/hook', 'http://shop.example.test', 'https://example.test/a?b=c#d'),
+        fc.webUrl({ validSchemes: ['http', 'https'] }),
+      ),
+    );
   }
-  if (schema.format === 'time-zone') return fc.constantFrom('UTC', 'America/Sao_Paulo', 'Europe/Berlin', 'Asia/Kolkata', 'Pacific/Chatham', 'Etc/GMT+12');
+  if (schema.format === 'time-zone')
+    return fc.constantFrom(
+      'UTC',
+      'America/Sao_Paulo',
+      'Europe/Berlin',
+      'Asia/Kolkata',
+      'Pacific/Chatham',
+      'Etc/GMT+12',
+    );
   if (schema.format === 'uuid') return fc.uuid();
   const top = Math.max(min, Math.min(max, 40));
   const plain: fc.WeightedArbitrary<Json>[] = [
@@ -316,7 +373,8 @@ function validString(schema: JsonSchema): fc.Arbitrary<Json> {
     } catch {
       re = undefined;
     }
-    if (re) return fc.oneof({ weight: 4, arbitrary: fit(fc.stringMatching(re)) }, ...plain.map((p) => ({ ...p, weight: 1 })));
+    if (re)
+      return fc.oneof({ weight: 4, arbitrary: fit(fc.stringMatching(re)) }, ...plain.map((p) => ({ ...p, weight: 1 })));
   }
   return fc.oneof(...plain);
 }
@@ -325,23 +383,122 @@ const raw = (text: string) => new Raw(text);
 
 /** Numbers at and past the edges of integers, doubles and the JSON grammar. */
 export const BOUNDARY_NUMBERS: Json[] = [
-  0, -1, 1, 0.5, -0.01, 0.001, 100.005, 2147483647, 2147483648, -2147483648, -2147483649, 4294967296,
-  9007199254740991, raw('9007199254740993'), raw('-9007199254740993'), raw('1e308'), raw('-1e308'), raw('1e309'),
-  raw('-1e309'), raw('-0'), raw('-0.0'), raw('1e-400'), raw('123456789012345678901234567890.5'), raw('1.0'), raw('1E2'),
-  999999999999.99, 1e15, 5e-324, 'NaN', 'Infinity', '-Infinity', '1', '0x10', ' 7 ', '1e3',
+  0,
+  -1,
+  1,
+  0.5,
+  -0.01,
+  0.001,
+  100.005,
+  2147483647,
+  2147483648,
+  -2147483648,
+  -2147483649,
+  4294967296,
+  9007199254740991,
+  raw('9007199254740993'),
+  raw('-9007199254740993'),
+  raw('1e308'),
+  raw('-1e308'),
+  raw('1e309'),
+  raw('-1e309'),
+  raw('-0'),
+  raw('-0.0'),
+  raw('1e-400'),
+  raw('123456789012345678901234567890.5'),
+  raw('1.0'),
+  raw('1E2'),
+  999999999999.99,
+  1e15,
+  5e-324,
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1',
+  '0x10',
+  ' 7 ',
+  '1e3',
 ];
 
 /** Strings that tend to break parsers, collations, LIKE patterns, URL builders and logs. */
 export const NASTY_STRINGS: Json[] = [
-  '', ' ', '   ', 'null', 'undefined', 'true', 'false', '0', '-1', '1e400', 'NaN', '[]', '{}',
-  '🙂', '👩🏽‍🚀👨‍👩‍👧‍👦🏳️‍🌈', 'مرحبا بالعالم', 'שלום עולם', '\u202Eevil\u202C', '\u200B\u200C\u200D\uFEFF', 'e\u0301\u0301\u0301',
-  'Ⅻ ǅ İ ß ﬁ', '١٢٣', '１２３', 'a\u0000b', '\u0000', '\r\n\t', 'line\nbreak',
-  raw('"\\ud800"'), raw('"\\udfff tail"'), raw('"x\\ud83d"'), raw('"\\ud83d\\ude00"'), raw('"\\u0000\\u0001\\u001f"'),
-  "' OR '1'='1", "'; DROP TABLE contacts; --", '" OR ""="', '%', '_', '%_%', '\\', '\\%', '*', '?', '$1', '${7*7}', '{{7*7}}',
-  '<script>alert(1)</script>', '../../../etc/passwd', 'C:\\Windows\\system32', '%00', '%ZZ', '&amp;', 'a&b=c',
-  'user@example.test', 'not-an-email', '@', 'a@', '@b', 'https://example.com', 'http://127.0.0.1:5432/', 'javascript:alert(1)',
-  'file:///etc/passwd', 'ftp://x', '2025-02-30', '0000-00-00', '9999-12-31', '2025-13-01', '1970-01-01', '2025-03-10T25:61:00Z',
-  '+5511999990000', '+', 'BRL', 'brl', 'UTC', 'Mars/Olympus', 'a'.repeat(256), 'a'.repeat(1001), 'é'.repeat(300),
+  '',
+  ' ',
+  '   ',
+  'null',
+  'undefined',
+  'true',
+  'false',
+  '0',
+  '-1',
+  '1e400',
+  'NaN',
+  '[]',
+  '{}',
+  '🙂',
+  '👩🏽‍🚀👨‍👩‍👧‍👦🏳️‍🌈',
+  'مرحبا بالعالم',
+  'שלום עולם',
+  '\u202Eevil\u202C',
+  '\u200B\u200C\u200D\uFEFF',
+  'e\u0301\u0301\u0301',
+  'Ⅻ ǅ İ ß ﬁ',
+  '١٢٣',
+  '１２３',
+  'a\u0000b',
+  '\u0000',
+  '\r\n\t',
+  'line\nbreak',
+  raw('"\\ud800"'),
+  raw('"\\udfff tail"'),
+  raw('"x\\ud83d"'),
+  raw('"\\ud83d\\ude00"'),
+  raw('"\\u0000\\u0001\\u001f"'),
+  "' OR '1'='1",
+  "'; DROP TABLE contacts; --",
+  '" OR ""="',
+  '%',
+  '_',
+  '%_%',
+  '\\',
+  '\\%',
+  '*',
+  '?',
+  '$1',
+  '${7*7}',
+  '{{7*7}}',
+  '<script>alert(1)</script>',
+  '../../../etc/passwd',
+  'C:\\Windows\\system32',
+  '%00',
+  '%ZZ',
+  '&amp;',
+  'a&b=c',
+  'user@example.test',
+  'not-an-email',
+  '@',
+  'a@',
+  '@b',
+  'https://example.com',
+  'http://127.0.0.1:5432/',
+  'javascript:alert(1)',
+  'file:///etc/passwd',
+  'ftp://x',
+  '2025-02-30',
+  '0000-00-00',
+  '9999-12-31',
+  '2025-13-01',
+  '1970-01-01',
+  '2025-03-10T25:61:00Z',
+  '+5511999990000',
+  '+',
+  'BRL',
+  'brl',
+  'UTC',
+  'Mars/Olympus',
+  'a'.repeat(256),
+  'a'.repeat(1001),
+  'é'.repeat(300),
 ];
 
 const HUGE_UNITS = ['a', 'é', '🙂', '\u0000', ' ', '%', '"', '\\', '\u202E'];
@@ -366,23 +523,63 @@ export const deepArb: fc.Arbitrary<Json> = fc
 const PROTO_OBJECTS: Json[] = [
   new Members([['__proto__', { isAdmin: true, role: 'administrator' }]]),
   new Members([['constructor', { prototype: { isAdmin: true } }]]),
-  new Members([['a', 1], ['a', 2]]),
+  new Members([
+    ['a', 1],
+    ['a', 2],
+  ]),
   new Members([['__proto__', null]]),
-  new Members([['toString', 'x'], ['hasOwnProperty', 1], ['valueOf', {}]]),
+  new Members([
+    ['toString', 'x'],
+    ['hasOwnProperty', 1],
+    ['valueOf', {}],
+  ]),
 ];
 
 /** Unknown members a client might smuggle in. */
 const EXTRA_KEYS = [
-  'id', 'account_id', 'accountId', 'created_at', 'updated_at', 'createdAt', 'user_id', 'userId', 'role', 'admin', 'is_admin',
-  'password_hash', 'access_token', 'display_id', 'status', 'deleted_at', '__proto__', 'constructor', 'prototype', 'toString',
-  '', ' ', '$where', 'a.b', 'a[b]', '🙂', 'x'.repeat(300),
+  'id',
+  'account_id',
+  'accountId',
+  'created_at',
+  'updated_at',
+  'createdAt',
+  'user_id',
+  'userId',
+  'role',
+  'admin',
+  'is_admin',
+  'password_hash',
+  'access_token',
+  'display_id',
+  'status',
+  'deleted_at',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  '',
+  ' ',
+  '$where',
+  'a.b',
+  'a[b]',
+  '🙂',
+  'x'.repeat(300),
 ];
 
 function wrongTypes(schema: JsonSchema): Json[] {
   const allowed = new Set(typesOf(schema).map((t) => (t === 'integer' ? 'number' : t)));
   const candidates: [string, Json][] = [
-    ['boolean', true], ['boolean', false], ['number', 12345], ['number', -7.5], ['string', 'text'], ['string', '12'],
-    ['array', []], ['array', [1, 'a', null]], ['object', {}], ['object', { a: 1 }], ['null', null],
+    ['boolean', true],
+    ['boolean', false],
+    ['number', 12345],
+    ['number', -7.5],
+    ['string', 'text'],
+    ['string', '12'],
+    ['array', []],
+    ['array', [1, 'a', null]],
+    ['object', {}],
+    ['object', { a: 1 }],
+    ['null', null],
   ];
   const wrong = candidates.filter(([type]) => !allowed.has(type)).map(([, v]) => v);
   return wrong.length > 0 ? wrong : candidates.map(([, v]) => v);
@@ -407,7 +604,14 @@ export function nastyArb(schema: JsonSchema, ctx: GenContext, name?: string): fc
 }
 
 /** Replaces one value somewhere inside `value` (descending through the schema) with a nasty one. */
-function mutateDeep(g: fc.GeneratorValue, schema: JsonSchema, value: Json, ctx: GenContext, name: string | undefined, depth: number): Json {
+function mutateDeep(
+  g: fc.GeneratorValue,
+  schema: JsonSchema,
+  value: Json,
+  ctx: GenContext,
+  name: string | undefined,
+  depth: number,
+): Json {
   const props = schema.properties ?? {};
   if (isPlainObject(value) && depth > 0 && g(fc.nat, { max: 4 }) === 0) return mangleObject(g, schema, value, ctx);
   if (isPlainObject(value) && depth < 5) {
@@ -415,7 +619,9 @@ function mutateDeep(g: fc.GeneratorValue, schema: JsonSchema, value: Json, ctx: 
     if (keys.length > 0 && g(fc.boolean)) {
       const key = g(fc.constantFrom, ...keys);
       const sub = props[key] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : {});
-      const current = Object.prototype.hasOwnProperty.call(value, key) ? value[key] : draw(g, validKey(sub, ctx, key), () => validArb(sub, ctx, key));
+      const current = Object.prototype.hasOwnProperty.call(value, key)
+        ? value[key]
+        : draw(g, validKey(sub, ctx, key), () => validArb(sub, ctx, key));
       return withMember(value, key, mutateDeep(g, sub, current, ctx, key, depth + 1));
     }
   }
@@ -437,18 +643,29 @@ function mangleObject(g: fc.GeneratorValue, schema: JsonSchema, value: Json, ctx
   const choice = g(fc.constantFrom, 'drop', 'extra', 'proto', 'empty-required');
   if ((choice === 'drop' || choice === 'empty-required') && required.length > 0) {
     const key = g(fc.constantFrom, ...required);
-    return choice === 'drop' ? withoutMember(out, key) : withMember(out, key, g(fc.constantFrom, '', null, [], {}, ' '));
+    return choice === 'drop'
+      ? withoutMember(out, key)
+      : withMember(out, key, g(fc.constantFrom, '', null, [], {}, ' '));
   }
   if (choice === 'proto') {
     const members = Object.keys(out).map((k) => [k, out[k]] as [string, Json]);
     const at = g(fc.nat, { max: members.length });
-    members.splice(at, 0, [g(fc.constantFrom, '__proto__', 'constructor'), g(fc.constantFrom, ...PROTO_OBJECTS, { isAdmin: true } as Json)]);
+    members.splice(at, 0, [
+      g(fc.constantFrom, '__proto__', 'constructor'),
+      g(fc.constantFrom, ...PROTO_OBJECTS, { isAdmin: true } as Json),
+    ]);
     return new Members(members);
   }
   const count = g(fc.integer, { min: 1, max: 4 });
   for (let i = 0; i < count; i++) {
     const key = draw(g, 'extra-key', () => fc.oneof(fc.constantFrom(...EXTRA_KEYS), fc.string({ maxLength: 10 })));
-    out = withMember(out, key, draw(g, `extra-value|${ctx.version()}`, () => fc.oneof(fc.constantFrom<Json>(1, 'x', null, true, { nested: { id: 1, account_id: 2 } }), nastyArb({}, ctx))));
+    out = withMember(
+      out,
+      key,
+      draw(g, `extra-value|${ctx.version()}`, () =>
+        fc.oneof(fc.constantFrom<Json>(1, 'x', null, true, { nested: { id: 1, account_id: 2 } }), nastyArb({}, ctx)),
+      ),
+    );
   }
   return out;
 }
@@ -504,19 +721,52 @@ const ODD_ENVELOPES: [string | undefined, string | Buffer][] = [
 
 /** A multipart body: the schema's fields as text parts, and some files with odd names and types. */
 function multipartArb(schema: JsonSchema, ctx: GenContext): fc.Arbitrary<BodyPart> {
-  const fields = Object.entries(schema.properties ?? {}).filter(([, s]) => !(s.type === 'array' && s.items?.contentMediaType));
-  const fieldArb = fields.length === 0
-    ? fc.constant([] as [string, string][])
-    : fc.array(
-        fc.constantFrom(...fields).chain(([name, s]) =>
-          fc.oneof(validArb(s, ctx, name), nastyArb(s, ctx, name)).map((v) => [name, typeof v === 'string' ? v : jsonText(v)] as [string, string]),
-        ),
-        { maxLength: 4 },
-      );
+  const fields = Object.entries(schema.properties ?? {}).filter(
+    ([, s]) => !(s.type === 'array' && s.items?.contentMediaType),
+  );
+  const fieldArb =
+    fields.length === 0
+      ? fc.constant([] as [string, string][])
+      : fc.array(
+          fc
+            .constantFrom(...fields)
+            .chain(([name, s]) =>
+              fc
+                .oneof(validArb(s, ctx, name), nastyArb(s, ctx, name))
+                .map((v) => [name, typeof v === 'string' ? v : jsonText(v)] as [string, string]),
+            ),
+          { maxLength: 4 },
+        );
   const fileArb = fc.record({
     field: fc.constantFrom('file', 'file[]', 'attachments[]', 'attachment', 'other', '', 'a"b'),
-    filename: fc.constantFrom('a.png', 'notes.txt', 'table.csv', 'doc.pdf', 'page.html', '../../etc/passwd', '🙂.pdf', 'no-extension', '.htaccess', '', `${'a'.repeat(300)}.txt`, 'a.PNG', 'x.svg'),
-    type: fc.constantFrom('image/png', 'text/plain', 'application/pdf', 'text/csv', 'text/html', 'image/svg+xml', 'video/x-html', 'application/octet-stream', 'audio/mpeg', '', 'image/png; charset=utf-8'),
+    filename: fc.constantFrom(
+      'a.png',
+      'notes.txt',
+      'table.csv',
+      'doc.pdf',
+      'page.html',
+      '../../etc/passwd',
+      '🙂.pdf',
+      'no-extension',
+      '.htaccess',
+      '',
+      `${'a'.repeat(300)}.txt`,
+      'a.PNG',
+      'x.svg',
+    ),
+    type: fc.constantFrom(
+      'image/png',
+      'text/plain',
+      'application/pdf',
+      'text/csv',
+      'text/html',
+      'image/svg+xml',
+      'video/x-html',
+      'application/octet-stream',
+      'audio/mpeg',
+      '',
+      'image/png; charset=utf-8',
+    ),
     data: fc.oneof(
       fc.constant(Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')),
       fc.constant(Buffer.from('%PDF-1.4 fuzz')),
@@ -529,7 +779,15 @@ function multipartArb(schema: JsonSchema, ctx: GenContext): fc.Arbitrary<BodyPar
       fields: fieldArb,
       files: fc.array(fileArb, { maxLength: 3 }),
       boundary: fc.constantFrom('fuzzBoundary', '----WebKitFormBoundary7MA4YWxkTrZu0gW', 'x'),
-      damage: fc.constantFrom('none', 'none', 'none', 'no-closing', 'wrong-boundary', 'no-boundary-param', 'no-disposition'),
+      damage: fc.constantFrom(
+        'none',
+        'none',
+        'none',
+        'no-closing',
+        'wrong-boundary',
+        'no-boundary-param',
+        'no-disposition',
+      ),
     })
     .map(({ fields: textParts, files, boundary, damage }) => {
       const chunks: Buffer[] = [];
@@ -550,7 +808,8 @@ function multipartArb(schema: JsonSchema, ctx: GenContext): fc.Arbitrary<BodyPar
       const declared = damage === 'wrong-boundary' ? 'somethingElse' : boundary;
       return {
         payload: Buffer.concat(chunks),
-        contentType: damage === 'no-boundary-param' ? 'multipart/form-data' : `multipart/form-data; boundary=${declared}`,
+        contentType:
+          damage === 'no-boundary-param' ? 'multipart/form-data' : `multipart/form-data; boundary=${declared}`,
       };
     });
 }
@@ -575,7 +834,15 @@ export function bodyPart(g: fc.GeneratorValue, op: Operation, ctx: GenContext): 
         ...Array(10).fill('valid'),
         ...Array(8).fill('field'),
         ...Array(3).fill('object'),
-        'wrapped', 'not-object', 'not-object', 'deep', 'huge', 'random', 'odd', 'odd', 'empty',
+        'wrapped',
+        'not-object',
+        'not-object',
+        'deep',
+        'huge',
+        'random',
+        'odd',
+        'odd',
+        'empty',
         ...(op.multipartBody ? ['multipart', 'multipart', 'multipart'] : []),
       ],
     ),
@@ -590,7 +857,11 @@ export function bodyPart(g: fc.GeneratorValue, op: Operation, ctx: GenContext): 
       return json(mangleObject(g, schema, valid(), ctx));
     case 'wrapped': {
       // Rails-style `{"resource": {...}}`, under the resource's name or another one.
-      const segment = op.path.split('/').filter((s) => s && !s.startsWith('{')).pop() ?? 'body';
+      const segment =
+        op.path
+          .split('/')
+          .filter((s) => s && !s.startsWith('{'))
+          .pop() ?? 'body';
       const key = g(fc.constantFrom, segment.replace(/s$/, ''), segment, 'data', '__proto__');
       const inner = g(fc.boolean) ? valid() : mutateDeep(g, schema, valid(), ctx, undefined, 0);
       return json(key === '__proto__' ? new Members([[key, inner]]) : { [key]: inner });
@@ -616,9 +887,16 @@ export function bodyPart(g: fc.GeneratorValue, op: Operation, ctx: GenContext): 
     case 'random':
       return json(draw(g, 'json', () => fc.jsonValue({ maxDepth: 4 }) as fc.Arbitrary<Json>));
     case 'multipart':
-      return draw(g, `multipart|${schemaId(op.multipartBody!)}|${ctx.version()}`, () => multipartArb(op.multipartBody!, ctx));
+      return draw(g, `multipart|${schemaId(op.multipartBody!)}|${ctx.version()}`, () =>
+        multipartArb(op.multipartBody!, ctx),
+      );
     case 'empty':
-      return g(fc.constantFrom, { contentType: 'application/json', payload: '' }, {}, { contentType: 'application/json', payload: '{}' });
+      return g(
+        fc.constantFrom,
+        { contentType: 'application/json', payload: '' },
+        {},
+        { contentType: 'application/json', payload: '{}' },
+      );
     default: {
       const [contentType, payload] = g(fc.constantFrom, ...ODD_ENVELOPES);
       return { contentType, payload };
@@ -634,7 +912,9 @@ export function encodeSegment(s: string): string {
   let out = '';
   for (const ch of s) {
     const code = ch.codePointAt(0)!;
-    if (code >= 0xd800 && code <= 0xdfff) out += `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`.toUpperCase();
+    if (code >= 0xd800 && code <= 0xdfff)
+      out +=
+        `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`.toUpperCase();
     else out += encodeURIComponent(ch);
   }
   return out;
@@ -642,10 +922,53 @@ export function encodeSegment(s: string): string {
 
 /** Path segments (already URL-encoded) that an `{id}` should refuse cleanly. */
 export const NASTY_SEGMENTS: string[] = [
-  '0', '-1', '-0', '+1', '01', '1.5', '1e3', '1e308', '0x1F', ' 1', '1 ', '2147483647', '2147483648', '4294967297',
-  '9007199254740993', '99999999999999999999999', '9'.repeat(400), 'abc', 'null', 'undefined', 'NaN', 'Infinity', 'true',
-  '%00', '%', '%ZZ', '%C0%AF', '%E0%A4%A', '%F0%9F%98%80', '%EF%BC%91', '%D9%A1', '%ED%A0%80', '..', '.', '%2e%2e', '%2F', '1%2F2',
-  '1;DROP', "1'", '1%27%20OR%20%271%27%3D%271', '%20', '~', '*', '$', '[1]', '%7B%7D', 'a'.repeat(600),
+  '0',
+  '-1',
+  '-0',
+  '+1',
+  '01',
+  '1.5',
+  '1e3',
+  '1e308',
+  '0x1F',
+  ' 1',
+  '1 ',
+  '2147483647',
+  '2147483648',
+  '4294967297',
+  '9007199254740993',
+  '99999999999999999999999',
+  '9'.repeat(400),
+  'abc',
+  'null',
+  'undefined',
+  'NaN',
+  'Infinity',
+  'true',
+  '%00',
+  '%',
+  '%ZZ',
+  '%C0%AF',
+  '%E0%A4%A',
+  '%F0%9F%98%80',
+  '%EF%BC%91',
+  '%D9%A1',
+  '%ED%A0%80',
+  '..',
+  '.',
+  '%2e%2e',
+  '%2F',
+  '1%2F2',
+  '1;DROP',
+  "1'",
+  '1%27%20OR%20%271%27%3D%271',
+  '%20',
+  '~',
+  '*',
+  '$',
+  '[1]',
+  '%7B%7D',
+  'a'.repeat(600),
 ];
 
 export function nastySegmentArb(): fc.Arbitrary<string> {
@@ -660,7 +983,8 @@ export function nastySegmentArb(): fc.Arbitrary<string> {
 /** A query string drawn from the operation's query parameters, plus some that are not there. */
 export function queryString(g: fc.GeneratorValue, op: Operation, ctx: GenContext): string {
   const pairs: string[] = [];
-  const text = (v: Json) => (typeof v === 'string' ? v : v instanceof Raw ? v.text : v instanceof Fresh ? v.make() : jsonText(v));
+  const text = (v: Json) =>
+    typeof v === 'string' ? v : v instanceof Raw ? v.text : v instanceof Fresh ? v.make() : jsonText(v);
   for (const p of op.query) {
     if (!g(fc.boolean) && !(p.required && g(fc.boolean))) continue;
     const bad = g(fc.nat, { max: 3 }) === 0;
@@ -669,7 +993,8 @@ export function queryString(g: fc.GeneratorValue, op: Operation, ctx: GenContext
     if (types.includes('array') && !bad) {
       const values = draw(g, validKey(p.schema, ctx, p.name), () => validArb(p.schema, ctx, p.name)) as Json[];
       const spelling = g(fc.constantFrom, 'repeat', 'brackets');
-      for (const v of Array.isArray(values) ? values : [values]) pairs.push(`${key}${spelling === 'brackets' ? '[]' : ''}=${encodeSegment(text(v))}`);
+      for (const v of Array.isArray(values) ? values : [values])
+        pairs.push(`${key}${spelling === 'brackets' ? '[]' : ''}=${encodeSegment(text(v))}`);
       continue;
     }
     const value = bad
@@ -682,8 +1007,30 @@ export function queryString(g: fc.GeneratorValue, op: Operation, ctx: GenContext
   for (let i = 0; i < extras; i++) {
     const piece = draw(g, 'query-extra', () =>
       fc.oneof(
-        fc.constantFrom('__proto__=1', 'constructor=1', 'a[b][c]=1', 'labels[]=', 'page[]=1', 'page=1&page=2', '=1', '&&', '=', '%', 'a=%', 'a=%E0%A4%A', 'a=%00', 'q=%25%5F', 'sort=-id', 'limit=-1', 'per_page=100000', 'x'.repeat(2000) + '=1', 'a=' + 'b'.repeat(5000)),
-        fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 20, unit: 'grapheme' })).map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`),
+        fc.constantFrom(
+          '__proto__=1',
+          'constructor=1',
+          'a[b][c]=1',
+          'labels[]=',
+          'page[]=1',
+          'page=1&page=2',
+          '=1',
+          '&&',
+          '=',
+          '%',
+          'a=%',
+          'a=%E0%A4%A',
+          'a=%00',
+          'q=%25%5F',
+          'sort=-id',
+          'limit=-1',
+          'per_page=100000',
+          'x'.repeat(2000) + '=1',
+          'a=' + 'b'.repeat(5000),
+        ),
+        fc
+          .tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 20, unit: 'grapheme' }))
+          .map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`),
       ),
     );
     pairs.push(piece);
@@ -730,9 +1077,22 @@ export interface FuzzTarget {
 }
 
 /** Header values must be bytes: anything outside printable ASCII becomes `?`. */
-const asHeader = (v: Json): string => (typeof v === 'string' ? v : jsonText(v)).replace(/[^\x20-\x7e]/g, '?').slice(0, 8000);
+const asHeader = (v: Json): string =>
+  (typeof v === 'string' ? v : jsonText(v)).replace(/[^\x20-\x7e]/g, '?').slice(0, 8000);
 
-const RANGES = ['bytes=0-1', 'bytes=0-0', 'bytes=5-2', 'bytes=-1', 'bytes=-0', 'bytes=999999999-', 'bytes=0-1,3-4', 'bytes=1-99999999999999999999', 'bytes=', 'items=0-1', 'garbage'];
+const RANGES = [
+  'bytes=0-1',
+  'bytes=0-0',
+  'bytes=5-2',
+  'bytes=-1',
+  'bytes=-0',
+  'bytes=999999999-',
+  'bytes=0-1,3-4',
+  'bytes=1-99999999999999999999',
+  'bytes=',
+  'items=0-1',
+  'garbage',
+];
 
 export function buildRequest(g: fc.GeneratorValue, target: FuzzTarget, op: Operation): FuzzRequest {
   let path = op.path;
@@ -768,7 +1128,8 @@ export function captureServerErrors(app: App): { take(): string | undefined; res
       .map((a) => {
         if (a instanceof Error) return a.stack ?? String(a);
         const err = (a as { err?: unknown } | null)?.err;
-        if (err instanceof Error) return `${err.stack ?? String(err)}${(err as { code?: string }).code ? ` (code ${(err as { code?: string }).code})` : ''}`;
+        if (err instanceof Error)
+          return `${err.stack ?? String(err)}${(err as { code?: string }).code ? ` (code ${(err as { code?: string }).code})` : ''}`;
         return typeof a === 'string' ? a : JSON.stringify(a);
       })
       .join(' ');
@@ -848,7 +1209,8 @@ export function describeRequest(target: FuzzTarget, req: FuzzRequest): string {
   const lines = [`${req.method} ${clip(hide(req.url), 600)}`];
   for (const [k, v] of Object.entries(req.headers)) lines.push(`${k}: ${clip(hide(v), 200)}`);
   if (req.payload !== undefined) {
-    const text = typeof req.payload === 'string' ? req.payload : `<${req.payload.length} bytes> ${req.payload.toString('latin1')}`;
+    const text =
+      typeof req.payload === 'string' ? req.payload : `<${req.payload.length} bytes> ${req.payload.toString('latin1')}`;
     lines.push('', clip(hide(text), 1500));
   }
   return lines.join('\n');
@@ -898,7 +1260,10 @@ export async function fuzzOperation(
     const property = fc.asyncProperty(fc.gen(), async (g) => {
       runs++;
       const req = buildRequest(g, target, op);
-      if (TRACE) process.stderr.write(`[fuzz trace] ${new Date().toISOString().slice(11, 23)} ${clip(describeRequest(target, req), 600).replace(/\n/g, ' | ')}\n`);
+      if (TRACE)
+        process.stderr.write(
+          `[fuzz trace] ${new Date().toISOString().slice(11, 23)} ${clip(describeRequest(target, req), 600).replace(/\n/g, ' | ')}\n`,
+        );
       let answer: FuzzAnswer;
       try {
         const res = await send(target.app(), req);
@@ -966,7 +1331,8 @@ export function signature(f: Finding): string {
 /** Every distinct breach a survey saw, with the operations it was seen on and one request each. */
 export function formatSurvey(target: FuzzTarget, results: OperationResult[]): string {
   const bySignature = new Map<string, Finding[]>();
-  for (const f of results.flatMap((r) => r.findings)) bySignature.set(signature(f), [...(bySignature.get(signature(f)) ?? []), f]);
+  for (const f of results.flatMap((r) => r.findings))
+    bySignature.set(signature(f), [...(bySignature.get(signature(f)) ?? []), f]);
   const blocks = [...bySignature.entries()].map(([key, fs]) => {
     const shortest = [...fs].sort((a, b) => a.request.length - b.request.length)[0];
     return [
@@ -980,7 +1346,11 @@ export function formatSurvey(target: FuzzTarget, results: OperationResult[]): st
 }
 
 /** The report of a service's failures, readable in a CI log: distinct breaches first, then each operation. */
-export function formatReport(target: FuzzTarget, results: OperationResult[], replay: (r: OperationResult) => string): string {
+export function formatReport(
+  target: FuzzTarget,
+  results: OperationResult[],
+  replay: (r: OperationResult) => string,
+): string {
   const failed = results.filter((r) => r.failure);
   const bySignature = new Map<string, OperationResult[]>();
   for (const r of failed) {
@@ -989,7 +1359,11 @@ export function formatReport(target: FuzzTarget, results: OperationResult[], rep
   }
   const summary = [...bySignature.entries()].map(([key, rs]) => {
     const shortest = [...rs].sort((a, b) => a.failure!.request.length - b.failure!.request.length)[0].failure!;
-    return [`* ${key} -- ${rs.length} operation(s): ${rs.map((r) => r.operation).join(', ')}`, indent(shortest.request), indent(`-> ${shortest.status} ${shortest.answer}`)].join('\n');
+    return [
+      `* ${key} -- ${rs.length} operation(s): ${rs.map((r) => r.operation).join(', ')}`,
+      indent(shortest.request),
+      indent(`-> ${shortest.status} ${shortest.answer}`),
+    ].join('\n');
   });
   const blocks = failed.map((r) => {
     const f = r.failure!;
@@ -1013,4 +1387,8 @@ export function formatReport(target: FuzzTarget, results: OperationResult[], rep
   ].join('\n');
 }
 
-const indent = (s: string) => s.split('\n').map((l) => `    ${l}`).join('\n');
+const indent = (s: string) =>
+  s
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');

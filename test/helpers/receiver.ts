@@ -56,7 +56,10 @@ export class TestReceiver {
   waitFor(count: number, timeoutMs = 20_000): Promise<void> {
     if (this.received.length >= count) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`expected ${count} requests, got ${this.received.length}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`expected ${count} requests, got ${this.received.length}`)),
+        timeoutMs,
+      );
       this.waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
     });
   }

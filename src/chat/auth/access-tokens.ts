@@ -9,7 +9,12 @@ import * as repo from './auth.repository.js';
  */
 
 /** Issues a new random token (192 bits) for the owner, or records the given one; returns it. */
-export async function issueAccessToken(q: Q, ownerType: TokenOwnerType, ownerId: number, token: string = randomToken(24)): Promise<string> {
+export async function issueAccessToken(
+  q: Q,
+  ownerType: TokenOwnerType,
+  ownerId: number,
+  token: string = randomToken(24),
+): Promise<string> {
   await repo.insertToken(q, ownerType, ownerId, token);
   return token;
 }

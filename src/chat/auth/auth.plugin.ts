@@ -64,7 +64,8 @@ async function buildAccountContext(deps: ChatDeps, request: FastifyRequest, acto
     const role = await repo.findMembershipRole(deps.db, accountId, actor.user.id);
     // Not a member: the account does not exist as far as this token is concerned.
     if (!role) throw notFound('Account');
-    if (config.adminOnly && role !== 'administrator') throw forbidden('Only administrators of this account may do this');
+    if (config.adminOnly && role !== 'administrator')
+      throw forbidden('Only administrators of this account may do this');
     return { accountId, actor, role, userId: actor.user.id };
   }
   if (actor.type === 'bot') {

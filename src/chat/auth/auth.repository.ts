@@ -2,11 +2,7 @@ import type { Q } from '../context.js';
 import type { AccountRole, TokenOwnerType } from '../db/schema.js';
 
 export async function findTokenOwner(q: Q, token: string) {
-  return q
-    .selectFrom('access_tokens')
-    .select(['owner_type', 'owner_id'])
-    .where('token', '=', token)
-    .executeTakeFirst();
+  return q.selectFrom('access_tokens').select(['owner_type', 'owner_id']).where('token', '=', token).executeTakeFirst();
 }
 
 export async function findUser(q: Q, id: number) {

@@ -24,7 +24,13 @@ export async function labelsOf(q: Q, accountId: number, type: TaggableType, id: 
  * Makes `labels` (already normalized and de-duplicated) the record's exact label set: removes the
  * labels not in it and adds the missing ones, so kept labels keep their `created_at`.
  */
-export async function replaceLabels(q: Q, accountId: number, type: TaggableType, id: number, labels: string[]): Promise<void> {
+export async function replaceLabels(
+  q: Q,
+  accountId: number,
+  type: TaggableType,
+  id: number,
+  labels: string[],
+): Promise<void> {
   const current = await labelsOf(q, accountId, type, id);
   const removed = current.filter((l) => !labels.includes(l));
   const added = labels.filter((l) => !current.includes(l));
@@ -41,7 +47,9 @@ export async function replaceLabels(q: Q, accountId: number, type: TaggableType,
     const now = Date.now();
     await q
       .insertInto('taggings')
-      .values(added.map((label) => ({ account_id: accountId, taggable_type: type, taggable_id: id, label, created_at: now })))
+      .values(
+        added.map((label) => ({ account_id: accountId, taggable_type: type, taggable_id: id, label, created_at: now })),
+      )
       .execute();
   }
 }
@@ -58,7 +66,12 @@ export async function deleteTaggings(q: Q, accountId: number, type: TaggableType
 }
 
 /** The labels of many records (one query), alphabetical per record. */
-export async function labelsOfMany(q: Q, accountId: number, type: TaggableType, ids: number[]): Promise<Map<number, string[]>> {
+export async function labelsOfMany(
+  q: Q,
+  accountId: number,
+  type: TaggableType,
+  ids: number[],
+): Promise<Map<number, string[]>> {
   const out = new Map<number, string[]>();
   if (ids.length === 0) return out;
   const rows = await q

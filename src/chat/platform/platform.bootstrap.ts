@@ -7,7 +7,10 @@ import * as repo from './platform.repository.js';
  * Makes sure a platform app exists. With a configured token, that token is registered (once).
  * Without one, a token is generated the first time only and returned so the caller can print it.
  */
-export async function ensurePlatformApp(db: Q, configuredToken?: string): Promise<{ token?: string; created: boolean }> {
+export async function ensurePlatformApp(
+  db: Q,
+  configuredToken?: string,
+): Promise<{ token?: string; created: boolean }> {
   return db.transaction().execute(async (trx) => {
     if (configuredToken) {
       const owner = await ownerOfToken(trx, configuredToken);

@@ -31,7 +31,11 @@ export async function revokeAll(q: Q, type: PermissibleType, id: number) {
 }
 
 export async function insertPlatformApp(q: Q, name: string) {
-  return q.insertInto('platform_apps').values({ name, created_at: Date.now() }).returningAll().executeTakeFirstOrThrow();
+  return q
+    .insertInto('platform_apps')
+    .values({ name, created_at: Date.now() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function countPlatformApps(q: Q): Promise<number> {

@@ -1,7 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { JsonObject, Nullable } from '../../core/http/schemas.js';
 
-export const Locale = Type.String({ pattern: '^[a-z]{2}(_[A-Z]{2})?$', maxLength: 5, description: 'pt_BR, en, es, ...' });
+export const Locale = Type.String({
+  pattern: '^[a-z]{2}(_[A-Z]{2})?$',
+  maxLength: 5,
+  description: 'pt_BR, en, es, ...',
+});
 const Email = Type.String({ format: 'email', maxLength: 255 });
 const Name = Type.String({ minLength: 1, maxLength: 255 });
 
@@ -21,21 +25,19 @@ export type AccountBody = Static<typeof AccountBody>;
 export const AccountPatch = Type.Partial(AccountBody);
 export type AccountPatch = Static<typeof AccountPatch>;
 
-export const PlatformAccount = Type.Object(
-  {
-    id: Type.Integer(),
-    name: Type.String(),
-    locale: Type.String(),
-    domain: Nullable(Type.String()),
-    support_email: Nullable(Type.String()),
-    status: Type.String(),
-    auto_resolve_duration: Nullable(Type.Integer()),
-    custom_attributes: JsonObject,
-    plan: Nullable(Type.String()),
-    features: Type.Record(Type.String(), Type.Boolean()),
-    created_at: Type.String(),
-  },
-);
+export const PlatformAccount = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  locale: Type.String(),
+  domain: Nullable(Type.String()),
+  support_email: Nullable(Type.String()),
+  status: Type.String(),
+  auto_resolve_duration: Nullable(Type.Integer()),
+  custom_attributes: JsonObject,
+  plan: Nullable(Type.String()),
+  features: Type.Record(Type.String(), Type.Boolean()),
+  created_at: Type.String(),
+});
 
 export const UserBody = Type.Object({
   name: Name,
@@ -49,20 +51,18 @@ export type UserBody = Static<typeof UserBody>;
 export const UserPatch = Type.Partial(UserBody);
 export type UserPatch = Static<typeof UserPatch>;
 
-export const PlatformUser = Type.Object(
-  {
-    id: Type.Integer(),
-    name: Type.String(),
-    display_name: Nullable(Type.String()),
-    email: Type.String(),
-    created_at: Type.String(),
-    custom_attributes: JsonObject,
-    access_token: Type.String(),
-    pubsub_token: Type.String(),
-    confirmed: Type.Boolean(),
-    accounts: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), role: Type.String() })),
-  },
-);
+export const PlatformUser = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  display_name: Nullable(Type.String()),
+  email: Type.String(),
+  created_at: Type.String(),
+  custom_attributes: JsonObject,
+  access_token: Type.String(),
+  pubsub_token: Type.String(),
+  confirmed: Type.Boolean(),
+  accounts: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), role: Type.String() })),
+});
 
 export const AccountUserBody = Type.Object({
   user_id: Type.Integer({ minimum: 1, maximum: 2147483647 }),

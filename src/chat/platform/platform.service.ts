@@ -27,7 +27,9 @@ export class PlatformService {
   ) {}
 
   private async ownedAccount(q: Q, appId: number, accountId: number): Promise<Account> {
-    const account = (await repo.isGranted(q, appId, 'Account', accountId)) ? await this.accounts.find(q, accountId) : undefined;
+    const account = (await repo.isGranted(q, appId, 'Account', accountId))
+      ? await this.accounts.find(q, accountId)
+      : undefined;
     if (!account) throw notFound('Account');
     return account;
   }

@@ -16,17 +16,37 @@ const P = '/platform/api/v1';
 describe('platform accounts', () => {
   it('creates, shows, updates and deletes an account', async () => {
     const api = client(t.app, t.platformToken);
-    const created = await api.post(`${P}/accounts`, { name: 'Globex', locale: 'pt_BR', domain: 'globex.test', support_email: 'help@globex.test' });
+    const created = await api.post(`${P}/accounts`, {
+      name: 'Globex',
+      locale: 'pt_BR',
+      domain: 'globex.test',
+      support_email: 'help@globex.test',
+    });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ name: 'Globex', locale: 'pt_BR', domain: 'globex.test', support_email: 'help@globex.test', status: 'active' });
+    expect(created.body).toMatchObject({
+      name: 'Globex',
+      locale: 'pt_BR',
+      domain: 'globex.test',
+      support_email: 'help@globex.test',
+      status: 'active',
+    });
     expect(typeof created.body.id).toBe('number');
     expect(new Date(created.body.created_at).toISOString()).toBe(created.body.created_at);
 
     const shown = await api.get(`${P}/accounts/${created.body.id}`);
     expect(shown.status).toBe(200);
-    expect(shown.body).toMatchObject({ id: created.body.id, name: 'Globex', locale: 'pt_BR', domain: 'globex.test', status: 'active' });
+    expect(shown.body).toMatchObject({
+      id: created.body.id,
+      name: 'Globex',
+      locale: 'pt_BR',
+      domain: 'globex.test',
+      status: 'active',
+    });
 
-    const patched = await api.patch(`${P}/accounts/${created.body.id}`, { auto_resolve_duration: 60, name: 'Globex 2' });
+    const patched = await api.patch(`${P}/accounts/${created.body.id}`, {
+      auto_resolve_duration: 60,
+      name: 'Globex 2',
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ name: 'Globex 2', auto_resolve_duration: 60 });
 
@@ -42,14 +62,27 @@ describe('platform accounts', () => {
 
   it('rejects bad input with 422 and the error body, creating nothing', async () => {
     const api = client(t.app, t.platformToken);
-    const before = await t.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    for (const body of [{}, { name: '' }, { name: 42 }, { name: 'x'.repeat(300) }, { name: 'ok', locale: 'not a locale' }, { name: 'ok', support_email: 'nope' }]) {
+    const before = await t.db
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    for (const body of [
+      {},
+      { name: '' },
+      { name: 42 },
+      { name: 'x'.repeat(300) },
+      { name: 'ok', locale: 'not a locale' },
+      { name: 'ok', support_email: 'nope' },
+    ]) {
       const res = await api.post(`${P}/accounts`, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body).toMatchObject({ code: 'validation_failed', error: expect.any(String) });
       expect(res.body.details.length).toBeGreaterThan(0);
     }
-    const after = await t.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.db
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
@@ -66,7 +99,12 @@ describe('platform accounts', () => {
 
   it('takes an empty JSON body as no body (422 naming the missing field, not 400), and refuses __proto__ keys', async () => {
     const send = (payload: string) =>
-      t.app.inject({ method: 'POST', url: `${P}/accounts`, headers: { api_access_token: t.platformToken, 'content-type': 'application/json' }, payload });
+      t.app.inject({
+        method: 'POST',
+        url: `${P}/accounts`,
+        headers: { api_access_token: t.platformToken, 'content-type': 'application/json' },
+        payload,
+      });
     const empty = await send('');
     expect(empty.statusCode).toBe(422);
     expect(empty.json()).toMatchObject({ code: 'validation_failed' });
@@ -101,7 +139,13 @@ describe('platform accounts', () => {
     const api = client(t.app, t.platformToken);
     const account = await newAccount(t);
     const before = await t.db.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow();
-    for (const body of [{ id: 999999 }, { created_at: 'not-a-time' }, { created_at: 0 }, { nonexistent_column: 1 }, { id: 'x', last_conversation_display_id: 77 }]) {
+    for (const body of [
+      { id: 999999 },
+      { created_at: 'not-a-time' },
+      { created_at: 0 },
+      { nonexistent_column: 1 },
+      { id: 'x', last_conversation_display_id: 77 },
+    ]) {
       const res = await api.patch(`${P}/accounts/${account.id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(200);
       expect(res.body.id).toBe(account.id);
@@ -110,16 +154,30 @@ describe('platform accounts', () => {
     expect({ ...after, updated_at: before.updated_at }).toEqual(before);
     expect((await api.get(`${P}/accounts/${account.id}`)).status).toBe(200);
     const renamed = await api.patch(`${P}/accounts/${account.id}`, { name: 'Renamed', id: 1, created_at: 1 });
-    expect(renamed.body).toMatchObject({ id: account.id, name: 'Renamed', created_at: new Date(Number(before.created_at)).toISOString() });
+    expect(renamed.body).toMatchObject({
+      id: account.id,
+      name: 'Renamed',
+      created_at: new Date(Number(before.created_at)).toISOString(),
+    });
   });
 });
 
 describe('platform users and account users', () => {
   it('creates a user with an access token; the same e-mail from the same app returns the same user', async () => {
     const api = client(t.app, t.platformToken);
-    const res = await api.post(`${P}/users`, { name: 'Ana', email: 'Ana@Example.test', password: 'secret1', custom_attributes: { plan: 'x' } });
+    const res = await api.post(`${P}/users`, {
+      name: 'Ana',
+      email: 'Ana@Example.test',
+      password: 'secret1',
+      custom_attributes: { plan: 'x' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: 'Ana', email: 'ana@example.test', custom_attributes: { plan: 'x' }, accounts: [] });
+    expect(res.body).toMatchObject({
+      name: 'Ana',
+      email: 'ana@example.test',
+      custom_attributes: { plan: 'x' },
+      accounts: [],
+    });
     expect(res.body.access_token).toMatch(/^[A-Za-z0-9_-]{20,}$/);
     const again = await api.post(`${P}/users`, { name: 'Other', email: 'ana@example.test', password: 'secret1' });
     expect(again.status).toBe(200);
@@ -152,9 +210,15 @@ describe('platform users and account users', () => {
     expect((await other.delete(`${P}/users/${victim.body.id}`)).status).toBe(404);
     // A user an account administrator created (an agent) is not any app's to take either.
     const account = await newAccount(t);
-    const agent = await client(t.app, account.admin.token).post(`${account.path}/agents`, { name: 'Agent A', email: 'agent-a@example.test', role: 'agent' });
+    const agent = await client(t.app, account.admin.token).post(`${account.path}/agents`, {
+      name: 'Agent A',
+      email: 'agent-a@example.test',
+      role: 'agent',
+    });
     expect(agent.status).toBe(200);
-    expect((await mine.post(`${P}/users`, { name: 'A', email: 'agent-a@example.test', password: 'secret1' })).status).toBe(409);
+    expect(
+      (await mine.post(`${P}/users`, { name: 'A', email: 'agent-a@example.test', password: 'secret1' })).status,
+    ).toBe(409);
   });
 
   it('refuses a short password and a duplicate e-mail on update', async () => {
@@ -175,14 +239,18 @@ describe('platform users and account users', () => {
     expect(added.status).toBe(200);
     expect(added.body).toMatchObject({ account_id: account.id, user_id: user.id, role: 'agent' });
     const list = await api.get(`${P}/accounts/${account.id}/account_users`);
-    expect(list.body.data.map((m: { user_id: number }) => m.user_id).sort()).toEqual([account.admin.id, user.id].sort());
+    expect(list.body.data.map((m: { user_id: number }) => m.user_id).sort()).toEqual(
+      [account.admin.id, user.id].sort(),
+    );
     expect((await client(t.app, user.token).get(`${account.path}/inboxes`)).status).toBe(200);
 
     const removed = await api.delete(`${P}/accounts/${account.id}/account_users`, { user_id: user.id });
     expect(removed.status).toBe(200);
     expect((await client(t.app, user.token).get(`${account.path}/inboxes`)).status).toBe(404);
     expect((await api.delete(`${P}/accounts/${account.id}/account_users`, { user_id: user.id })).status).toBe(404);
-    expect((await api.post(`${P}/accounts/${account.id}/account_users`, { user_id: user.id, role: 'owner' })).status).toBe(422);
+    expect(
+      (await api.post(`${P}/accounts/${account.id}/account_users`, { user_id: user.id, role: 'owner' })).status,
+    ).toBe(422);
   });
 
   it('deletes a user and their token stops working', async () => {
@@ -212,10 +280,18 @@ describe('platform users and account users', () => {
 
   it('signs in with e-mail and password', async () => {
     const user = await newUser(t);
-    const ok = await call(t.app, { method: 'POST', url: '/auth/sign_in', body: { email: user.email, password: 'correct horse battery' } });
+    const ok = await call(t.app, {
+      method: 'POST',
+      url: '/auth/sign_in',
+      body: { email: user.email, password: 'correct horse battery' },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.data.access_token).toBe(user.token);
-    const bad = await call(t.app, { method: 'POST', url: '/auth/sign_in', body: { email: user.email, password: 'wrong' } });
+    const bad = await call(t.app, {
+      method: 'POST',
+      url: '/auth/sign_in',
+      body: { email: user.email, password: 'wrong' },
+    });
     expect(bad.status).toBe(401);
   });
 
@@ -223,7 +299,8 @@ describe('platform users and account users', () => {
     const user = await newUser(t);
     const signIn = (email: string, password: string, remoteAddress: string) =>
       t.app.inject({ method: 'POST', url: '/auth/sign_in', payload: { email, password }, remoteAddress });
-    for (let i = 0; i < 10; i++) expect((await signIn(user.email, 'wrong password', `192.0.2.${i + 1}`)).statusCode).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await signIn(user.email, 'wrong password', `192.0.2.${i + 1}`)).statusCode).toBe(401);
     // The 11th attempt for that e-mail is refused, even with the right password from a fresh address.
     const limited = await signIn(user.email.toUpperCase(), 'correct horse battery', '192.0.2.99');
     expect(limited.statusCode).toBe(429);
@@ -234,7 +311,8 @@ describe('platform users and account users', () => {
     const other = await newUser(t);
     expect((await signIn(other.email, 'correct horse battery', '192.0.2.99')).statusCode).toBe(200);
     const statuses: number[] = [];
-    for (let i = 0; i < 31; i++) statuses.push((await signIn(`nobody-${i}@example.test`, 'whatever-password', '198.51.100.7')).statusCode);
+    for (let i = 0; i < 31; i++)
+      statuses.push((await signIn(`nobody-${i}@example.test`, 'whatever-password', '198.51.100.7')).statusCode);
     expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
     expect(statuses[30]).toBe(429);
   });

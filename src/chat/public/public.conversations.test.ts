@@ -27,7 +27,8 @@ let widget: { id: number; inbox_identifier: string };
 const pub = () => client(t.app);
 const contactPath = (sourceId: string, inboxIdentifier = inbox.inbox_identifier) =>
   `${publicInboxPath(inboxIdentifier)}/contacts/${encodeURIComponent(sourceId)}`;
-const conversationPath = (sourceId: string, id: number, inboxIdentifier?: string) => `${contactPath(sourceId, inboxIdentifier)}/conversations/${id}`;
+const conversationPath = (sourceId: string, id: number, inboxIdentifier?: string) =>
+  `${contactPath(sourceId, inboxIdentifier)}/conversations/${id}`;
 const counts = async () => ({
   conversations: await countRows(t.db, 'conversations'),
   messages: await countRows(t.db, 'messages'),
@@ -39,7 +40,12 @@ beforeAll(async () => {
   account = await newAccount(t);
   agent = await newAgent(t, account, 'Alice Agent');
   inbox = (await newInbox(t, account, { type: 'api' }, 'API desk')) as typeof inbox;
-  widget = (await newInbox(t, account, { type: 'web_widget', website_url: 'https://acme.test' }, 'Website')) as typeof widget;
+  widget = (await newInbox(
+    t,
+    account,
+    { type: 'web_widget', website_url: 'https://acme.test' },
+    'Website',
+  )) as typeof widget;
   await addInboxMembers(t, account, inbox.id, [agent.id]);
 });
 afterAll(async () => {
@@ -49,7 +55,9 @@ afterAll(async () => {
 describe('the widget flow', () => {
   it('contact -> conversation -> message; the agent sees and answers; the contact sees the answer but not the note', async () => {
     const contact = await newPublicContact(t, inbox.inbox_identifier, { name: 'Paula' });
-    const started = await pub().post(`${contactPath(contact.source_id)}/conversations`, { custom_attributes: { order: 'A-1' } });
+    const started = await pub().post(`${contactPath(contact.source_id)}/conversations`, {
+      custom_attributes: { order: 'A-1' },
+    });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
     const conversation = started.body;
     expect(conversation).toEqual({
@@ -64,9 +72,16 @@ describe('the widget flow', () => {
       contact: { id: contact.id, name: 'Paula', email: null, phone_number: null },
     });
     const [created] = (await outboxEvents(t.db, account.id, 'conversation_created')).slice(-1);
-    expect(created.payload).toMatchObject({ event: 'conversation_created', id: conversation.id, custom_attributes: { order: 'A-1' } });
+    expect(created.payload).toMatchObject({
+      event: 'conversation_created',
+      id: conversation.id,
+      custom_attributes: { order: 'A-1' },
+    });
 
-    const sent = await pub().post(`${conversationPath(contact.source_id, conversation.id)}/messages`, { content: 'Where is my order?', echo_id: 'local-1' });
+    const sent = await pub().post(`${conversationPath(contact.source_id, conversation.id)}/messages`, {
+      content: 'Where is my order?',
+      echo_id: 'local-1',
+    });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     expect(sent.body).toEqual({
       id: expect.any(Number),
@@ -95,11 +110,22 @@ describe('the widget flow', () => {
     // The agent sees it, from the contact, and answers; a private note and an activity stay internal.
     const agentView = await client(t.app, agent.token).get(`${account.path}/conversations/${conversation.id}/messages`);
     expect(agentView.body.payload).toEqual([
-      expect.objectContaining({ id: sent.body.id, message_type: 0, sender_type: 'Contact', sender: expect.objectContaining({ id: contact.id, type: 'contact' }) }),
+      expect.objectContaining({
+        id: sent.body.id,
+        message_type: 0,
+        sender_type: 'Contact',
+        sender: expect.objectContaining({ id: contact.id, type: 'contact' }),
+      }),
     ]);
     const reply = await newMessage(t, account, conversation.id, { content: 'On its way!' }, agent.token);
     await newMessage(t, account, conversation.id, { content: 'internal: customer is VIP', private: true }, agent.token);
-    await newMessage(t, account, conversation.id, { content: 'Alice self-assigned', message_type: 'activity' }, agent.token);
+    await newMessage(
+      t,
+      account,
+      conversation.id,
+      { content: 'Alice self-assigned', message_type: 'activity' },
+      agent.token,
+    );
 
     const list = await pub().get(`${conversationPath(contact.source_id, conversation.id)}/messages`);
     expect(list.status).toBe(200);
@@ -145,12 +171,21 @@ describe('messages: bad input', () => {
     const conversation = await newPublicConversation(t, inbox.inbox_identifier, contact.source_id);
     const path = `${conversationPath(contact.source_id, conversation.id)}/messages`;
     const before = await counts();
-    for (const body of [{}, { content: 42 }, { content: '' }, { content: '   ' }, { content: 'x'.repeat(150_001) }, { content: 'ok', echo_id: 7 }]) {
+    for (const body of [
+      {},
+      { content: 42 },
+      { content: '' },
+      { content: '   ' },
+      { content: 'x'.repeat(150_001) },
+      { content: 'ok', echo_id: 7 },
+    ]) {
       const res = await pub().post(path, body);
       expect(res.status, JSON.stringify(body).slice(0, 50)).toBe(422);
       expect(res.body).toMatchObject({ code: expect.any(String), error: expect.any(String) });
     }
-    expect((await pub().post(`${contactPath(contact.source_id)}/conversations`, { custom_attributes: 'x' })).status).toBe(422);
+    expect(
+      (await pub().post(`${contactPath(contact.source_id)}/conversations`, { custom_attributes: 'x' })).status,
+    ).toBe(422);
     expect(await counts()).toEqual(before);
   });
 });
@@ -160,7 +195,9 @@ describe('isolation', () => {
     const owner = await newPublicContact(t, inbox.inbox_identifier, { name: 'Owner' });
     const intruder = await newPublicContact(t, inbox.inbox_identifier, { name: 'Intruder' });
     const conversation = await newPublicConversation(t, inbox.inbox_identifier, owner.source_id);
-    const message = (await pub().post(`${conversationPath(owner.source_id, conversation.id)}/messages`, { content: 'secret' })).body;
+    const message = (
+      await pub().post(`${conversationPath(owner.source_id, conversation.id)}/messages`, { content: 'secret' })
+    ).body;
     // A conversation the team opened with a third contact of the same inbox.
     const teamConversation = await newConversation(t, account, { inboxId: inbox.id });
     const before = await counts();
@@ -179,7 +216,11 @@ describe('isolation', () => {
     }
     // The owner's own identifiers, but through the widget inbox of the same account.
     attempts.push(['GET', `${conversationPath(owner.source_id, conversation.id, widget.inbox_identifier)}/messages`]);
-    attempts.push(['POST', `${conversationPath(owner.source_id, conversation.id, widget.inbox_identifier)}/messages`, { content: 'x' }]);
+    attempts.push([
+      'POST',
+      `${conversationPath(owner.source_id, conversation.id, widget.inbox_identifier)}/messages`,
+      { content: 'x' },
+    ]);
     for (const [method, url, body] of attempts) {
       const res = await call(t.app, { method: method as 'GET', url, body });
       expect(res.status, `${method} ${url}`).toBe(404);
@@ -201,7 +242,11 @@ describe('status, read marks and answers', () => {
     expect(resolved.status).toBe(200);
     expect(resolved.body).toEqual({ ...conversation, status: 'resolved' });
     const [event] = (await outboxEvents(t.db, account.id, 'conversation_status_changed')).slice(-1);
-    expect(event.payload).toMatchObject({ id: conversation.id, status: 'resolved', changed_attributes: [{ status: { previous_value: 'open', current_value: 'resolved' } }] });
+    expect(event.payload).toMatchObject({
+      id: conversation.id,
+      status: 'resolved',
+      changed_attributes: [{ status: { previous_value: 'open', current_value: 'resolved' } }],
+    });
 
     const before = await counts();
     expect((await pub().post(`${path}/toggle_status`, {})).body.status).toBe('resolved');
@@ -222,7 +267,11 @@ describe('status, read marks and answers', () => {
     expect(Date.parse(seen.contact_last_seen_at)).toBeGreaterThanOrEqual(start - 1000);
     expect(seen.agent_last_seen_at).toBeNull();
 
-    await t.db.updateTable('conversations').set({ contact_last_seen_at: null }).where('display_id', '=', conversation.id).execute();
+    await t.db
+      .updateTable('conversations')
+      .set({ contact_last_seen_at: null })
+      .where('display_id', '=', conversation.id)
+      .execute();
     const before = await counts();
     const res = await call(t.app, { method: 'PATCH', url: `${path}/messages/${reply.id}` });
     expect(res.status, res.text).toBe(200);
@@ -238,19 +287,36 @@ describe('status, read marks and answers', () => {
     const options = await newMessage(t, account, conversation.id, {
       content: 'Pick one',
       content_type: 'input_select',
-      content_attributes: { items: [{ title: 'Sales', value: 'sales' }, { title: 'Support', value: 'support' }] },
+      content_attributes: {
+        items: [
+          { title: 'Sales', value: 'sales' },
+          { title: 'Support', value: 'support' },
+        ],
+      },
     });
-    const res = await pub().patch(`${path}/messages/${options.id}`, { submitted_values: [{ title: 'Support', value: 'support' }] });
+    const res = await pub().patch(`${path}/messages/${options.id}`, {
+      submitted_values: [{ title: 'Support', value: 'support' }],
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.content_attributes).toEqual({
-      items: [{ title: 'Sales', value: 'sales' }, { title: 'Support', value: 'support' }],
+      items: [
+        { title: 'Sales', value: 'sales' },
+        { title: 'Support', value: 'support' },
+      ],
       submitted_values: [{ title: 'Support', value: 'support' }],
     });
     const [event] = (await outboxEvents(t.db, account.id, 'message_updated')).slice(-1);
     expect(event.payload).toMatchObject({
       id: String(options.id),
       content_type: 'input_select',
-      changed_attributes: [{ content_attributes: { previous_value: { items: expect.any(Array) }, current_value: { submitted_values: [{ value: 'support' }] } } }],
+      changed_attributes: [
+        {
+          content_attributes: {
+            previous_value: { items: expect.any(Array) },
+            current_value: { submitted_values: [{ value: 'support' }] },
+          },
+        },
+      ],
     });
 
     const text = await newMessage(t, account, conversation.id, { content: 'plain' });

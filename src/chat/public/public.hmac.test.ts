@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, type ChatTestApp } from '../../../test/helpers/test-app.js';
 import { client } from '../../../test/helpers/http.js';
 import { countRows } from '../../../test/helpers/db.js';
-import { newAccount, newContact, newInbox, newPublicContact, publicInboxPath, type TestAccount } from '../../../test/helpers/factories.js';
+import {
+  newAccount,
+  newContact,
+  newInbox,
+  newPublicContact,
+  publicInboxPath,
+  type TestAccount,
+} from '../../../test/helpers/factories.js';
 
 /** Identity validation of the public interface: identifier_hash = hex HMAC-SHA256(inbox hmac_token, identifier). */
 
@@ -34,11 +41,23 @@ const counts = async () => ({
   events: await countRows(t.db, 'outbox_events'),
 });
 const contactInboxRow = (sourceId: string) =>
-  t.db.selectFrom('contact_inboxes').select(['contact_id', 'hmac_verified']).where('source_id', '=', sourceId).executeTakeFirstOrThrow();
+  t.db
+    .selectFrom('contact_inboxes')
+    .select(['contact_id', 'hmac_verified'])
+    .where('source_id', '=', sourceId)
+    .executeTakeFirstOrThrow();
 const contactRow = (id: number) =>
-  t.db.selectFrom('contacts').select(['name', 'email', 'identifier', 'updated_at']).where('id', '=', id).executeTakeFirstOrThrow();
+  t.db
+    .selectFrom('contacts')
+    .select(['name', 'email', 'identifier', 'updated_at'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 
-async function hmacInbox(owner: TestAccount, channel: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<HmacInbox> {
+async function hmacInbox(
+  owner: TestAccount,
+  channel: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<HmacInbox> {
   const res = await client(t.app, owner.admin.token).post(`${owner.path}/inboxes`, { name: 'Site', channel, ...extra });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as HmacInbox;
@@ -59,7 +78,11 @@ afterAll(async () => {
 describe('POST /public/api/v1/inboxes/:inbox_identifier/contacts with identifier_hash', () => {
   it('a valid hash identifies the contact and marks the contact inbox hmac_verified', async () => {
     const before = await counts();
-    const res = await pub().post(contactsPath(widget), { name: 'Vera', identifier: 'vera-1', identifier_hash: sign(widget.hmac_token, 'vera-1') });
+    const res = await pub().post(contactsPath(widget), {
+      name: 'Vera',
+      identifier: 'vera-1',
+      identifier_hash: sign(widget.hmac_token, 'vera-1'),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({
       id: expect.any(Number),
@@ -86,12 +109,19 @@ describe('POST /public/api/v1/inboxes/:inbox_identifier/contacts with identifier
     expect(seen.body.meta.hmac_verified).toBe(true);
     const unverified = await newPublicContact(t, widget.inbox_identifier, { name: 'Nobody' });
     const plain = await pub().post(`${contactPath(widget, unverified.source_id)}/conversations`, {});
-    expect((await client(t.app, account.admin.token).get(`${account.path}/conversations/${plain.body.id}`)).body.meta.hmac_verified).toBe(false);
+    expect(
+      (await client(t.app, account.admin.token).get(`${account.path}/conversations/${plain.body.id}`)).body.meta
+        .hmac_verified,
+    ).toBe(false);
   });
 
   it('a returning contact (created by the team) is attached, verified, with a valid hash', async () => {
     const existing = await newContact(t, account, { name: 'Rita', identifier: 'rita-7', email: 'rita@example.test' });
-    const res = await pub().post(contactsPath(mandatory), { identifier: 'rita-7', email: 'rita@example.test', identifier_hash: sign(mandatory.hmac_token, 'rita-7') });
+    const res = await pub().post(contactsPath(mandatory), {
+      identifier: 'rita-7',
+      email: 'rita@example.test',
+      identifier_hash: sign(mandatory.hmac_token, 'rita-7'),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ id: existing.contact.id, name: 'Rita', hmac_verified: true });
     expect((await contactInboxRow(res.body.source_id)).hmac_verified).toBe(1);
@@ -119,12 +149,23 @@ describe('POST /public/api/v1/inboxes/:inbox_identifier/contacts with identifier
   });
 
   it('a hash of a known identifier with a wrong key does not attach to that contact', async () => {
-    const victim = await newContact(t, account, { name: 'Victim', identifier: 'victim-1', email: 'victim@example.test' });
+    const victim = await newContact(t, account, {
+      name: 'Victim',
+      identifier: 'victim-1',
+      email: 'victim@example.test',
+    });
     const before = await counts();
-    const res = await pub().post(contactsPath(widget), { identifier: 'victim-1', identifier_hash: sign('guessed-key', 'victim-1') });
+    const res = await pub().post(contactsPath(widget), {
+      identifier: 'victim-1',
+      identifier_hash: sign('guessed-key', 'victim-1'),
+    });
     expect(res.status).toBe(401);
     expect(await counts()).toEqual(before);
-    const inboxes = await t.db.selectFrom('contact_inboxes').select('id').where('contact_id', '=', victim.contact.id).execute();
+    const inboxes = await t.db
+      .selectFrom('contact_inboxes')
+      .select('id')
+      .where('contact_id', '=', victim.contact.id)
+      .execute();
     expect(inboxes).toEqual([]);
   });
 
@@ -146,7 +187,11 @@ describe('POST /public/api/v1/inboxes/:inbox_identifier/contacts with identifier
   });
 
   it('on an hmac_mandatory inbox, an anonymous visitor (no identifier, no e-mail) is still welcome, unverified', async () => {
-    for (const body of [{}, { name: 'Anon', phone_number: '+5511999990009', custom_attributes: { page: '/pricing' } }, { identifier: null, email: null }]) {
+    for (const body of [
+      {},
+      { name: 'Anon', phone_number: '+5511999990009', custom_attributes: { page: '/pricing' } },
+      { identifier: null, email: null },
+    ]) {
       const before = await counts();
       const res = await pub().post(contactsPath(mandatory), body);
       expect(res.status, JSON.stringify(body)).toBe(200);
@@ -192,10 +237,17 @@ describe('POST /public/api/v1/inboxes/:inbox_identifier/contacts with identifier
 
   it("answers 404 for an unknown inbox identifier or a non-public inbox's, even with a valid-looking hash", async () => {
     const email = await newInbox(t, account, { type: 'email', email: 'help@acme.test' }, 'Mail');
-    const row = await t.db.selectFrom('inboxes').select(['identifier', 'hmac_token']).where('id', '=', email.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('inboxes')
+      .select(['identifier', 'hmac_token'])
+      .where('id', '=', email.id)
+      .executeTakeFirstOrThrow();
     const before = await counts();
     for (const inboxIdentifier of ['no-such-inbox', row.identifier]) {
-      const res = await pub().post(`${publicInboxPath(inboxIdentifier)}/contacts`, { identifier: 'x', identifier_hash: sign(row.hmac_token ?? '', 'x') });
+      const res = await pub().post(`${publicInboxPath(inboxIdentifier)}/contacts`, {
+        identifier: 'x',
+        identifier_hash: sign(row.hmac_token ?? '', 'x'),
+      });
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ code: 'not_found' });
     }
@@ -239,7 +291,10 @@ describe('PATCH /public/api/v1/inboxes/:inbox_identifier/contacts/:contact_ident
     // Later edits of the e-mail sign the contact's own identifier.
     const noHash = await pub().patch(path, { email: 'new@example.test' });
     expect(noHash.status).toBe(401);
-    const signed = await pub().patch(path, { email: 'new@example.test', identifier_hash: sign(mandatory.hmac_token, 'logged-in-1') });
+    const signed = await pub().patch(path, {
+      email: 'new@example.test',
+      identifier_hash: sign(mandatory.hmac_token, 'logged-in-1'),
+    });
     expect(signed.status).toBe(200);
     expect(signed.body).toMatchObject({ email: 'new@example.test', hmac_verified: true });
   });

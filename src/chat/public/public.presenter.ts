@@ -28,7 +28,12 @@ export function presentPublicContact(contact: Contact, contactInbox: ContactInbo
 function presentPublicSender(sender: MessageSender) {
   switch (sender.type) {
     case 'contact':
-      return { id: sender.contact.id, name: sender.contact.name, type: 'contact' as const, thumbnail: sender.contact.avatar_url ?? '' };
+      return {
+        id: sender.contact.id,
+        name: sender.contact.name,
+        type: 'contact' as const,
+        thumbnail: sender.contact.avatar_url ?? '',
+      };
     case 'user': {
       const u = sender.user;
       const name = u.display_name || u.name;

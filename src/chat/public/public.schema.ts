@@ -27,7 +27,8 @@ export const PublicContactBody = Type.Object({
     Nullable(
       Type.String({
         maxLength: 128,
-        description: "hex HMAC-SHA256 of the identifier (on an update without one, of the contact's) keyed with the inbox's hmac_token",
+        description:
+          "hex HMAC-SHA256 of the identifier (on an update without one, of the contact's) keyed with the inbox's hmac_token",
       }),
     ),
   ),
@@ -46,7 +47,9 @@ export const PublicMessageListQuery = MessageListQuery;
 
 export const PublicMessageBody = Type.Object({
   content: Type.String({ minLength: 1, maxLength: MAX_MESSAGE_CONTENT }),
-  echo_id: Type.Optional(Nullable(Type.String({ maxLength: 255, description: 'Local id for de-duplication, returned as sent' }))),
+  echo_id: Type.Optional(
+    Nullable(Type.String({ maxLength: 255, description: 'Local id for de-duplication, returned as sent' })),
+  ),
 });
 export type PublicMessageBody = Static<typeof PublicMessageBody>;
 
@@ -80,7 +83,9 @@ export const PublicContactSchema = Type.Object({
   name: Type.String(),
   email: Nullable(Type.String()),
   phone_number: Nullable(Type.String()),
-  hmac_verified: Type.Boolean({ description: 'The contact was identified in this contact inbox with a valid identifier_hash' }),
+  hmac_verified: Type.Boolean({
+    description: 'The contact was identified in this contact inbox with a valid identifier_hash',
+  }),
 });
 
 export const PublicSenderSchema = Type.Object({
@@ -94,7 +99,11 @@ export const PublicSenderSchema = Type.Object({
 export const PublicMessageSchema = Type.Object({
   id: Type.Integer(),
   content: Nullable(Type.String()),
-  message_type: Type.Integer({ minimum: 0, maximum: 3, description: '0 incoming (from the contact), 1 outgoing, 3 template' }),
+  message_type: Type.Integer({
+    minimum: 0,
+    maximum: 3,
+    description: '0 incoming (from the contact), 1 outgoing, 3 template',
+  }),
   content_type: Type.String(),
   content_attributes: JsonObject,
   created_at: Type.Integer({ description: 'UNIX seconds' }),

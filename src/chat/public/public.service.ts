@@ -97,12 +97,27 @@ export class PublicService {
     const { identifier_hash: hash, ...fields } = body;
     return this.deps.db.transaction().execute(async (trx) => {
       const inbox = await this.services.inboxes.findPublic(inboxIdentifier, trx);
-      const verified = checkIdentity(inbox, { hash, identifier: fields.identifier, namesIdentity: Boolean(fields.identifier || fields.email) });
+      const verified = checkIdentity(inbox, {
+        hash,
+        identifier: fields.identifier,
+        namesIdentity: Boolean(fields.identifier || fields.email),
+      });
       const contact = verified
         ? await this.identifyVerified(trx, inbox.account_id, fields)
-        : await this.services.contacts.createInTransaction(trx, inbox.account_id, await this.unverifiedFields(trx, inbox.account_id, fields));
-      let contactInbox = await this.services.contacts.ensureContactInbox(trx, inbox.account_id, contact.id, inbox.id, randomToken(24));
-      if (verified) contactInbox = await this.services.contacts.setHmacVerified(trx, inbox.account_id, contactInbox.id, true);
+        : await this.services.contacts.createInTransaction(
+            trx,
+            inbox.account_id,
+            await this.unverifiedFields(trx, inbox.account_id, fields),
+          );
+      let contactInbox = await this.services.contacts.ensureContactInbox(
+        trx,
+        inbox.account_id,
+        contact.id,
+        inbox.id,
+        randomToken(24),
+      );
+      if (verified)
+        contactInbox = await this.services.contacts.setHmacVerified(trx, inbox.account_id, contactInbox.id, true);
       return { contact, contactInbox };
     });
   }
@@ -114,7 +129,8 @@ export class PublicService {
   private async identifyVerified(trx: Trx, accountId: number, body: ContactFields): Promise<Contact> {
     const { byIdentifier, byEmail } = await this.services.contacts.findByIdentity(trx, accountId, body);
     if (byIdentifier) return byIdentifier;
-    if (byEmail) throw conflict('Email has already been taken', [{ field: 'email', message: 'has already been taken' }]);
+    if (byEmail)
+      throw conflict('Email has already been taken', [{ field: 'email', message: 'has already been taken' }]);
     return this.services.contacts.createInTransaction(trx, accountId, body);
   }
 
@@ -124,7 +140,12 @@ export class PublicService {
    * that contact is not the caller's): it is kept as what the visitor claimed, in
    * `additional_attributes.claimed_identifier` / `claimed_email`, for agents to judge (and merge).
    */
-  private async unverifiedFields(trx: Q, accountId: number, body: ContactFields, self?: number): Promise<ContactFields & { additional_attributes?: Record<string, unknown> }> {
+  private async unverifiedFields(
+    trx: Q,
+    accountId: number,
+    body: ContactFields,
+    self?: number,
+  ): Promise<ContactFields & { additional_attributes?: Record<string, unknown> }> {
     const { byIdentifier, byEmail } = await this.services.contacts.findByIdentity(trx, accountId, body);
     const claims: Record<string, unknown> = {};
     const fields: ContactFields = { ...body };
@@ -164,12 +185,24 @@ export class PublicService {
       const identifierChanged = updated.identifier !== contact.identifier;
       const hmacVerified = verified || (contactInbox.hmac_verified === 1 && !identifierChanged);
       if (hmacVerified === (contactInbox.hmac_verified === 1)) return { contact: updated, contactInbox };
-      return { contact: updated, contactInbox: await this.services.contacts.setHmacVerified(trx, inbox.account_id, contactInbox.id, hmacVerified) };
+      return {
+        contact: updated,
+        contactInbox: await this.services.contacts.setHmacVerified(
+          trx,
+          inbox.account_id,
+          contactInbox.id,
+          hmacVerified,
+        ),
+      };
     });
   }
 
   /** Starts a conversation of the contact in the inbox (`conversation_created`), open. */
-  async startConversation(inboxIdentifier: string, sourceId: string, customAttributes?: Record<string, unknown>): Promise<PublicConversationView> {
+  async startConversation(
+    inboxIdentifier: string,
+    sourceId: string,
+    customAttributes?: Record<string, unknown>,
+  ): Promise<PublicConversationView> {
     const { ctx, inbox, contact, contactInbox } = await this.resolve(inboxIdentifier, sourceId);
     const bundle = await this.services.startConversation.start(ctx, {
       inbox_id: inbox.id,
@@ -192,7 +225,11 @@ export class PublicService {
   }
 
   /** The contact ends the chat: resolved (`conversation_status_changed`); already resolved changes nothing. */
-  async resolveConversation(inboxIdentifier: string, sourceId: string, displayId: number): Promise<PublicConversationView> {
+  async resolveConversation(
+    inboxIdentifier: string,
+    sourceId: string,
+    displayId: number,
+  ): Promise<PublicConversationView> {
     const { ctx, contact } = await this.resolve(inboxIdentifier, sourceId);
     const conversation = await this.services.conversationChanges.toggleStatus(ctx, displayId, { status: 'resolved' });
     return (await this.withLastMessages(ctx, contact, [conversation]))[0];
@@ -205,7 +242,12 @@ export class PublicService {
   }
 
   /** The messages the contact sees (no private notes, no activities): latest 20, oldest first, or a window. */
-  async listMessages(inboxIdentifier: string, sourceId: string, displayId: number, query: MessageListQuery): Promise<MessageView[]> {
+  async listMessages(
+    inboxIdentifier: string,
+    sourceId: string,
+    displayId: number,
+    query: MessageListQuery,
+  ): Promise<MessageView[]> {
     const { ctx } = await this.resolve(inboxIdentifier, sourceId);
     const conversation = await this.services.conversations.get(ctx, displayId);
     return this.services.messages.window(this.deps.db, conversation, query, { contactVisible: true });
@@ -227,7 +269,13 @@ export class PublicService {
   }
 
   /** Stores submitted_values (`message_updated`) and marks the conversation read. */
-  async updateMessage(inboxIdentifier: string, sourceId: string, displayId: number, messageId: number, submitted: unknown) {
+  async updateMessage(
+    inboxIdentifier: string,
+    sourceId: string,
+    displayId: number,
+    messageId: number,
+    submitted: unknown,
+  ) {
     const { ctx } = await this.resolve(inboxIdentifier, sourceId);
     return this.services.conversationMessages.updateByContact(ctx, displayId, messageId, submitted);
   }
@@ -247,7 +295,11 @@ export class PublicService {
     });
   }
 
-  private async recordTriggered(trx: Trx, { ctx, inbox, contact, contactInbox }: Resolved, eventInfo: Record<string, unknown>) {
+  private async recordTriggered(
+    trx: Trx,
+    { ctx, inbox, contact, contactInbox }: Resolved,
+    eventInfo: Record<string, unknown>,
+  ) {
     const [latest] = await this.services.conversations.listOfContact(ctx, 1, trx);
     const [account, bundle] = await Promise.all([
       this.services.accounts.find(trx, inbox.account_id),
@@ -257,7 +309,12 @@ export class PublicService {
     await emitChatEvent(trx, {
       accountId: inbox.account_id,
       name: 'webwidget_triggered',
-      refs: { contactId: contact.id, inboxId: inbox.id, contactInboxId: contactInbox.id, displayId: latest?.display_id ?? null },
+      refs: {
+        contactId: contact.id,
+        inboxId: inbox.id,
+        contactInboxId: contactInbox.id,
+        displayId: latest?.display_id ?? null,
+      },
       snapshot: {
         event: 'webwidget_triggered',
         id: contact.id,
@@ -272,7 +329,11 @@ export class PublicService {
   }
 
   /** Conversations with the last message the contact sees in each (one query for the page). */
-  private async withLastMessages(ctx: AccountContext, contact: Contact, conversations: Conversation[]): Promise<PublicConversationView[]> {
+  private async withLastMessages(
+    ctx: AccountContext,
+    contact: Contact,
+    conversations: Conversation[],
+  ): Promise<PublicConversationView[]> {
     const last = await this.services.messages.lastContactVisibleFor(this.deps.db, ctx.accountId, conversations);
     return conversations.map((conversation) => {
       const message = last.get(conversation.id);

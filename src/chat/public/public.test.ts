@@ -23,7 +23,8 @@ let otherInbox: { id: number; inbox_identifier: string };
 let emailIdentifier: string;
 
 const pub = () => client(t.app);
-const contactPath = (inboxIdentifier: string, sourceId: string) => `${publicInboxPath(inboxIdentifier)}/contacts/${encodeURIComponent(sourceId)}`;
+const contactPath = (inboxIdentifier: string, sourceId: string) =>
+  `${publicInboxPath(inboxIdentifier)}/contacts/${encodeURIComponent(sourceId)}`;
 const counts = async () => ({
   contacts: await countRows(t.db, 'contacts'),
   contactInboxes: await countRows(t.db, 'contact_inboxes'),
@@ -37,10 +38,19 @@ beforeAll(async () => {
   account = await newAccount(t);
   other = await newAccount(t, 'Other');
   apiInbox = (await newInbox(t, account, { type: 'api' }, 'API desk')) as typeof apiInbox;
-  widgetInbox = (await newInbox(t, account, { type: 'web_widget', website_url: 'https://acme.test' }, 'Website')) as typeof widgetInbox;
+  widgetInbox = (await newInbox(
+    t,
+    account,
+    { type: 'web_widget', website_url: 'https://acme.test' },
+    'Website',
+  )) as typeof widgetInbox;
   otherInbox = (await newInbox(t, other, { type: 'api' })) as typeof otherInbox;
   const email = await newInbox(t, account, { type: 'email', email: 'help@acme.test' }, 'Mail');
-  const row = await t.db.selectFrom('inboxes').select('identifier').where('id', '=', email.id).executeTakeFirstOrThrow();
+  const row = await t.db
+    .selectFrom('inboxes')
+    .select('identifier')
+    .where('id', '=', email.id)
+    .executeTakeFirstOrThrow();
   emailIdentifier = row.identifier;
 });
 afterAll(async () => {
@@ -100,11 +110,22 @@ describe('POST /public/api/v1/inboxes/:inbox_identifier/contacts', () => {
   });
 
   it("without a verified identity, an existing contact's e-mail or identifier neither reveals nor reaches it: a new contact (security review: widget takeover)", async () => {
-    const existing = await newContact(t, account, { name: 'Rita Returning', email: 'rita@example.test', identifier: 'rita-7', phone_number: '+5511999990077' });
+    const existing = await newContact(t, account, {
+      name: 'Rita Returning',
+      email: 'rita@example.test',
+      identifier: 'rita-7',
+      phone_number: '+5511999990077',
+    });
     const before = await counts();
-    const byEmail = await newPublicContact(t, apiInbox.inbox_identifier, { email: 'RITA@example.test', name: 'Mallory' });
+    const byEmail = await newPublicContact(t, apiInbox.inbox_identifier, {
+      email: 'RITA@example.test',
+      name: 'Mallory',
+    });
     const byIdentifier = await newPublicContact(t, widgetInbox.inbox_identifier, { identifier: 'rita-7' });
-    const both = await newPublicContact(t, apiInbox.inbox_identifier, { identifier: 'impostor', email: 'rita@example.test' });
+    const both = await newPublicContact(t, apiInbox.inbox_identifier, {
+      identifier: 'impostor',
+      email: 'rita@example.test',
+    });
     for (const c of [byEmail, byIdentifier, both]) {
       expect(c.id).not.toBe(existing.contact.id);
       expect(JSON.stringify(c)).not.toContain('Rita Returning');
@@ -117,15 +138,30 @@ describe('POST /public/api/v1/inboxes/:inbox_identifier/contacts', () => {
     expect(after.contactInboxes).toBe(before.contactInboxes + 3);
     // What the visitor claimed is kept on its own contact, for agents to judge.
     const claimed = await client(t.app, account.admin.token).get(`${account.path}/contacts/${byEmail.id}`);
-    expect(claimed.body.payload).toMatchObject({ name: 'Mallory', email: null, additional_attributes: { claimed_email: 'rita@example.test' } });
+    expect(claimed.body.payload).toMatchObject({
+      name: 'Mallory',
+      email: null,
+      additional_attributes: { claimed_email: 'rita@example.test' },
+    });
     const claimedId = await client(t.app, account.admin.token).get(`${account.path}/contacts/${both.id}`);
-    expect(claimedId.body.payload).toMatchObject({ identifier: 'impostor', additional_attributes: { claimed_email: 'rita@example.test' } });
+    expect(claimedId.body.payload).toMatchObject({
+      identifier: 'impostor',
+      additional_attributes: { claimed_email: 'rita@example.test' },
+    });
     // A PATCH by the visitor changes only its own contact: the real one keeps its name.
-    const renamed = await pub().patch(contactPath(apiInbox.inbox_identifier, byEmail.source_id), { name: 'Renamed by attacker', email: 'rita@example.test' });
+    const renamed = await pub().patch(contactPath(apiInbox.inbox_identifier, byEmail.source_id), {
+      name: 'Renamed by attacker',
+      email: 'rita@example.test',
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ id: byEmail.id, name: 'Renamed by attacker', email: null });
     const real = await client(t.app, account.admin.token).get(`${account.path}/contacts/${existing.contact.id}`);
-    expect(real.body.payload).toMatchObject({ name: 'Rita Returning', email: 'rita@example.test', identifier: 'rita-7', phone_number: '+5511999990077' });
+    expect(real.body.payload).toMatchObject({
+      name: 'Rita Returning',
+      email: 'rita@example.test',
+      identifier: 'rita-7',
+      phone_number: '+5511999990077',
+    });
   });
 
   it('a visitor coming back without a verified identity gets a new contact each time (continuity needs HMAC)', async () => {
@@ -135,7 +171,10 @@ describe('POST /public/api/v1/inboxes/:inbox_identifier/contacts', () => {
     expect(again.id).not.toBe(first.id);
     const list = await pub().get(`${contactPath(apiInbox.inbox_identifier, again.source_id)}/conversations`);
     expect(list.body).toEqual([]);
-    expect((await pub().get(`${contactPath(apiInbox.inbox_identifier, again.source_id)}/conversations/${conversation.id}`)).status).toBe(404);
+    expect(
+      (await pub().get(`${contactPath(apiInbox.inbox_identifier, again.source_id)}/conversations/${conversation.id}`))
+        .status,
+    ).toBe(404);
   });
 
   it('rejects bad input with 422 and creates nothing', async () => {
@@ -184,7 +223,12 @@ describe('GET and PATCH /public/api/v1/inboxes/:inbox_identifier/contacts/:conta
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ ...c, name: 'After', phone_number: '+5511999990002' });
     const [event] = (await outboxEvents(t.db, account.id, 'contact_updated')).slice(-1);
-    expect(event.payload).toMatchObject({ event: 'contact_updated', id: c.id, name: 'After', custom_attributes: { a: 1, b: 2 } });
+    expect(event.payload).toMatchObject({
+      event: 'contact_updated',
+      id: c.id,
+      name: 'After',
+      custom_attributes: { a: 1, b: 2 },
+    });
     expect(event.payload.changed_attributes).toEqual(
       expect.arrayContaining([
         { name: { previous_value: 'Before', current_value: 'After' } },
@@ -192,7 +236,9 @@ describe('GET and PATCH /public/api/v1/inboxes/:inbox_identifier/contacts/:conta
       ]),
     );
     // Wrapped in the resource key, as Rails clients send it.
-    const wrapped = await pub().patch(contactPath(apiInbox.inbox_identifier, c.source_id), { contact: { name: 'Wrapped' } });
+    const wrapped = await pub().patch(contactPath(apiInbox.inbox_identifier, c.source_id), {
+      contact: { name: 'Wrapped' },
+    });
     expect(wrapped.body.name).toBe('Wrapped');
   });
 
@@ -209,7 +255,11 @@ describe('GET and PATCH /public/api/v1/inboxes/:inbox_identifier/contacts/:conta
     const taken = await pub().patch(path, { email: 'taken@example.test' });
     expect(taken.status).toBe(200);
     expect(taken.body).toEqual(c);
-    const row = await t.db.selectFrom('contacts').select('additional_attributes').where('id', '=', c.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('contacts')
+      .select('additional_attributes')
+      .where('id', '=', c.id)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(row.additional_attributes)).toEqual({ claimed_email: 'taken@example.test' });
     expect((await pub().get(contactPath(apiInbox.inbox_identifier, owner.source_id))).body).toEqual(owner);
   });
@@ -231,14 +281,23 @@ describe('POST /public/api/v1/inboxes/:inbox_identifier/contacts/:contact_identi
   it('records webwidget_triggered with the contact, inbox, account, source_id and current conversation', async () => {
     const c = await newPublicContact(t, widgetInbox.inbox_identifier, { name: 'Wendy', email: 'wendy@example.test' });
     const path = `${contactPath(widgetInbox.inbox_identifier, c.source_id)}/events`;
-    const first = await pub().post(path, { name: 'webwidget.triggered', event_info: { referer: 'https://acme.test/pricing' } });
+    const first = await pub().post(path, {
+      name: 'webwidget.triggered',
+      event_info: { referer: 'https://acme.test/pricing' },
+    });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body).toEqual({});
     let [event] = (await outboxEvents(t.db, account.id, 'webwidget_triggered')).slice(-1);
     expect(event.payload).toEqual({
       event: 'webwidget_triggered',
       id: c.id,
-      contact: expect.objectContaining({ id: c.id, name: 'Wendy', email: 'wendy@example.test', type: 'contact', account: { id: account.id, name: 'Acme' } }),
+      contact: expect.objectContaining({
+        id: c.id,
+        name: 'Wendy',
+        email: 'wendy@example.test',
+        type: 'contact',
+        account: { id: account.id, name: 'Acme' },
+      }),
       inbox: { id: widgetInbox.id, name: 'Website' },
       account: { id: account.id, name: 'Acme' },
       source_id: c.source_id,
@@ -250,7 +309,12 @@ describe('POST /public/api/v1/inboxes/:inbox_identifier/contacts/:contact_identi
     const latest = await newPublicConversation(t, widgetInbox.inbox_identifier, c.source_id);
     expect((await pub().post(path, { name: 'webwidget.triggered' })).status).toBe(200);
     [event] = (await outboxEvents(t.db, account.id, 'webwidget_triggered')).slice(-1);
-    expect(event.payload.current_conversation).toMatchObject({ id: latest.id, inbox_id: widgetInbox.id, status: 'open', contact: { id: c.id } });
+    expect(event.payload.current_conversation).toMatchObject({
+      id: latest.id,
+      inbox_id: widgetInbox.id,
+      status: 'open',
+      contact: { id: c.id },
+    });
     expect(event.payload.event_info).toEqual({});
   });
 
@@ -258,12 +322,23 @@ describe('POST /public/api/v1/inboxes/:inbox_identifier/contacts/:contact_identi
     const c = await newPublicContact(t, widgetInbox.inbox_identifier);
     const path = `${contactPath(widgetInbox.inbox_identifier, c.source_id)}/events`;
     const before = await counts();
-    for (const body of [{}, { name: 5 }, { name: 'something.else' }, { name: 'webwidget.triggered', event_info: 'x' }]) {
+    for (const body of [
+      {},
+      { name: 5 },
+      { name: 'something.else' },
+      { name: 'webwidget.triggered', event_info: 'x' },
+    ]) {
       const res = await pub().post(path, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body).toMatchObject({ code: expect.any(String), error: expect.any(String) });
     }
-    expect((await pub().post(`${contactPath(apiInbox.inbox_identifier, c.source_id)}/events`, { name: 'webwidget.triggered' })).status).toBe(404);
+    expect(
+      (
+        await pub().post(`${contactPath(apiInbox.inbox_identifier, c.source_id)}/events`, {
+          name: 'webwidget.triggered',
+        })
+      ).status,
+    ).toBe(404);
     expect(await counts()).toEqual(before);
   });
 });

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KyselyPlugin } from 'kysely';
 import { buildChatTestApp, type ChatTestApp } from '../../../test/helpers/test-app.js';
 import { client } from '../../../test/helpers/http.js';
-import { addInboxMembers, newAccount, newAgent, newInbox, type TestAccount, type TestUser } from '../../../test/helpers/factories.js';
+import {
+  addInboxMembers,
+  newAccount,
+  newAgent,
+  newInbox,
+  type TestAccount,
+  type TestUser,
+} from '../../../test/helpers/factories.js';
 import type { RealtimeEvent } from '../../core/realtime/broadcaster.js';
 import { roomChannel } from './realtime.channel.js';
 import type { AgentSubscription, ChatSubscription } from './realtime.routing.js';
@@ -38,13 +45,20 @@ function countedChannel() {
 }
 
 const tokenOf = async (userId: number) =>
-  (await t.db.selectFrom('users').select('pubsub_token').where('id', '=', userId).executeTakeFirstOrThrow()).pubsub_token;
+  (await t.db.selectFrom('users').select('pubsub_token').where('id', '=', userId).executeTakeFirstOrThrow())
+    .pubsub_token;
 
 const messageEvent = (inbox: number): RealtimeEvent => ({
   id: 1,
   accountId: account.id,
   name: 'message_created',
-  payload: { event: 'message_created', id: '1', private: false, inbox: { id: inbox, name: 'x' }, conversation: { id: 1, status: 'open', contact_inbox: null } },
+  payload: {
+    event: 'message_created',
+    id: '1',
+    private: false,
+    inbox: { id: inbox, name: 'x' },
+    conversation: { id: 1, status: 'open', contact_inbox: null },
+  },
   origin: null,
   createdAt: Date.now(),
 });
@@ -54,7 +68,11 @@ describe('RoomChannel subscriptions', () => {
     const { channel, counter } = countedChannel();
     const subscriptions: ChatSubscription[] = [];
     for (let i = 0; i < 20; i += 1) {
-      const s = await channel.subscribe({ channel: 'RoomChannel', pubsub_token: await tokenOf(agent.id), account_id: String(account.id) });
+      const s = await channel.subscribe({
+        channel: 'RoomChannel',
+        pubsub_token: await tokenOf(agent.id),
+        account_id: String(account.id),
+      });
       expect(s).toMatchObject({ kind: 'user', userId: agent.id, accountId: account.id, role: 'agent' });
       subscriptions.push(s!);
     }
@@ -71,13 +89,20 @@ describe('RoomChannel subscriptions', () => {
     expect(subscriptions.map((s) => route(s).map((m) => m.event))).toEqual(Array(20).fill(['message.created']));
 
     // Removed from the account: the next refresh leaves them with nothing.
-    const removed = await client(t.app, t.platformToken).delete(`/platform/api/v1/accounts/${account.id}/account_users`, { user_id: agent.id });
+    const removed = await client(t.app, t.platformToken).delete(
+      `/platform/api/v1/accounts/${account.id}/account_users`,
+      { user_id: agent.id },
+    );
     expect(removed.status).toBe(200);
     counter.clock += 5000;
     await channel.refresh!(subscriptions);
     expect((subscriptions[0] as AgentSubscription).role).toBeNull();
     expect(route(subscriptions[0]!)).toEqual([]);
-    const contactEvent = { ...messageEvent(inboxId), name: 'contact_created', payload: { event: 'contact_created', id: 5 } };
+    const contactEvent = {
+      ...messageEvent(inboxId),
+      name: 'contact_created',
+      payload: { event: 'contact_created', id: 5 },
+    };
     expect(channel.route(contactEvent)!(subscriptions[0]!)).toEqual([]);
   });
 
@@ -97,6 +122,8 @@ describe('RoomChannel subscriptions', () => {
     ]) {
       expect(await channel.subscribe({ channel: 'RoomChannel', ...params }), JSON.stringify(params)).toBeNull();
     }
-    expect(await channel.subscribe({ channel: 'RoomChannel', pubsub_token: token, account_id: account.id })).toMatchObject({ role: 'administrator' });
+    expect(
+      await channel.subscribe({ channel: 'RoomChannel', pubsub_token: token, account_id: account.id }),
+    ).toMatchObject({ role: 'administrator' });
   });
 });

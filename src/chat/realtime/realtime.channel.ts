@@ -15,7 +15,8 @@ const REFRESH_CHUNK = 500;
 /** A positive integer id given as a number or a string of digits (clients send either). */
 function idParam(value: unknown): number | null | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : NaN;
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : NaN;
   return Number.isSafeInteger(n) && n > 0 && n <= MAX_ID ? n : null;
 }
 

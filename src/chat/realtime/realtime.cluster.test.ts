@@ -39,7 +39,11 @@ describe.skipIf(testDialect !== 'postgres')('several instances on one PostgreSQL
     const message = await newMessage(a, account, conversation.id, { content: 'across instances' });
 
     const pushed = await onB.waitForPush('message.created', (d) => d.id === String(message.id));
-    expect(pushed.data).toMatchObject({ event: 'message_created', content: 'across instances', conversation: { id: conversation.id } });
+    expect(pushed.data).toMatchObject({
+      event: 'message_created',
+      content: 'across instances',
+      conversation: { id: conversation.id },
+    });
     await onA.waitForPush('message.created', (d) => d.id === String(message.id));
     // Each event is pushed once per subscription, in order.
     expect(onB.pushes().map((p) => p.event)).toEqual(['contact.created', 'conversation.created', 'message.created']);
@@ -50,7 +54,11 @@ describe.skipIf(testDialect !== 'postgres')('several instances on one PostgreSQL
     const app = await buildChatTestApp({}, { background: { pollIntervalMs: 20 } });
     apps.push(app);
     const listeners = async () => {
-      const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where query = ${`LISTEN "ponte_realtime_${app.database.schema}"`}`.execute(app.db);
+      const { rows } = await sql<{
+        pid: number;
+      }>`select pid from pg_stat_activity where query = ${`LISTEN "ponte_realtime_${app.database.schema}"`}`.execute(
+        app.db,
+      );
       return rows.map((r) => r.pid);
     };
     const [first] = await listeners();

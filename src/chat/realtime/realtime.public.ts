@@ -8,7 +8,8 @@ import { MESSAGE_TYPE_CODES, type MessageTypeName } from '../modules/messages/me
 
 type Payload = Record<string, unknown>;
 
-const asObject = (v: unknown): Payload | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Payload) : null);
+const asObject = (v: unknown): Payload | null =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Payload) : null;
 const unix = (iso: unknown): number | null => {
   const ms = typeof iso === 'string' ? Date.parse(iso) : NaN;
   return Number.isNaN(ms) ? null : Math.floor(ms / 1000);

@@ -25,7 +25,11 @@ export interface Membership {
  * The role and inbox memberships of users in an account, in one query (account_users joined with
  * inbox_members, both by their (account_id, user_id) indexes). Users who are not members are absent.
  */
-export async function memberships(q: Q, accountId: number, userIds: readonly number[]): Promise<Map<number, Membership>> {
+export async function memberships(
+  q: Q,
+  accountId: number,
+  userIds: readonly number[],
+): Promise<Map<number, Membership>> {
   const out = new Map<number, Membership>();
   if (userIds.length === 0) return out;
   const rows = await q

@@ -50,7 +50,8 @@ const asId = (v: unknown): number | null => (typeof v === 'number' && Number.isS
 function changedKeys(payload: Record<string, unknown>): Set<string> {
   const keys = new Set<string>();
   const changed = payload.changed_attributes;
-  if (Array.isArray(changed)) for (const entry of changed) for (const key of Object.keys(asObject(entry) ?? {})) keys.add(key);
+  if (Array.isArray(changed))
+    for (const entry of changed) for (const key of Object.keys(asObject(entry) ?? {})) keys.add(key);
   return keys;
 }
 
@@ -62,7 +63,12 @@ export function staffSees(subscription: ChatSubscription, inboxId: number): bool
 
 /** A contact sees the conversations of its own contact inbox (its inbox and source_id). */
 export function contactSees(subscription: ChatSubscription, inboxId: number, sourceId: string | null): boolean {
-  return subscription.kind === 'contact' && subscription.inboxId === inboxId && sourceId !== null && subscription.sourceId === sourceId;
+  return (
+    subscription.kind === 'contact' &&
+    subscription.inboxId === inboxId &&
+    sourceId !== null &&
+    subscription.sourceId === sourceId
+  );
 }
 
 /** The conversation's inbox and contact inbox source_id, from a conversation webhook object. */
@@ -71,7 +77,12 @@ function conversationAddress(conversation: Record<string, unknown> | null, inbox
   return { inboxId: asId(inboxId), sourceId: typeof source === 'string' ? source : null };
 }
 
-function forConversation(inboxId: number | null, sourceId: string | null, staff: readonly CableMessage[], contact: readonly CableMessage[]): Route | null {
+function forConversation(
+  inboxId: number | null,
+  sourceId: string | null,
+  staff: readonly CableMessage[],
+  contact: readonly CableMessage[],
+): Route | null {
   if (inboxId === null) return null;
   return (s) => (staffSees(s, inboxId) ? staff : contactSees(s, inboxId, sourceId) ? contact : NOTHING);
 }
@@ -108,7 +119,10 @@ export function routeEvent(event: RealtimeEvent): Route | null {
     case 'message_created':
     case 'message_updated': {
       const conversation = asObject(payload.conversation);
-      const { inboxId, sourceId } = conversationAddress(conversation, asObject(payload.inbox)?.id ?? conversation?.inbox_id);
+      const { inboxId, sourceId } = conversationAddress(
+        conversation,
+        asObject(payload.inbox)?.id ?? conversation?.inbox_id,
+      );
       const name = event.name === 'message_created' ? 'message.created' : 'message.updated';
       const contact = contactMaySee(payload) ? [{ event: name, data: publicMessage(payload) }] : NOTHING;
       return forConversation(inboxId, sourceId, [message(name)], contact);

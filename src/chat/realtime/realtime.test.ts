@@ -45,7 +45,11 @@ async function pubsubTokenOf(user: TestUser): Promise<string> {
 /** A socket subscribed as `user` in `account` (confirmed). */
 async function agentSocket(user: TestUser, account: TestAccount): Promise<CableClient> {
   const socket = await connect();
-  const identifier = roomIdentifier({ pubsub_token: await pubsubTokenOf(user), account_id: account.id, user_id: user.id });
+  const identifier = roomIdentifier({
+    pubsub_token: await pubsubTokenOf(user),
+    account_id: account.id,
+    user_id: user.id,
+  });
   expect(await socket.subscribe(identifier)).toBe('confirm_subscription');
   return socket;
 }
@@ -67,16 +71,28 @@ describe('GET /cable: ActionCable framing', () => {
     expect(Math.abs(ping.message - Date.now() / 1000)).toBeLessThan(60);
 
     const account = await newAccount(t);
-    const good = roomIdentifier({ pubsub_token: await pubsubTokenOf(account.admin), account_id: account.id, user_id: account.admin.id });
+    const good = roomIdentifier({
+      pubsub_token: await pubsubTokenOf(account.admin),
+      account_id: account.id,
+      user_id: account.admin.id,
+    });
     expect(await socket.subscribe(good)).toBe('confirm_subscription');
     expect(socket.frames).toContainEqual({ identifier: good, type: 'confirm_subscription' });
 
     for (const bad of [
       roomIdentifier({ pubsub_token: 'not-a-token', account_id: account.id }),
       roomIdentifier({ pubsub_token: await pubsubTokenOf(account.admin) }), // a user needs account_id
-      roomIdentifier({ pubsub_token: await pubsubTokenOf(account.admin), account_id: account.id, user_id: account.admin.id + 1000 }),
+      roomIdentifier({
+        pubsub_token: await pubsubTokenOf(account.admin),
+        account_id: account.id,
+        user_id: account.admin.id + 1000,
+      }),
       roomIdentifier({ pubsub_token: 42, account_id: account.id }),
-      JSON.stringify({ channel: 'OtherChannel', pubsub_token: await pubsubTokenOf(account.admin), account_id: account.id }),
+      JSON.stringify({
+        channel: 'OtherChannel',
+        pubsub_token: await pubsubTokenOf(account.admin),
+        account_id: account.id,
+      }),
       'not json',
     ]) {
       expect(await socket.subscribe(bad), bad).toBe('reject_subscription');
@@ -100,10 +116,13 @@ describe('GET /cable: ActionCable framing', () => {
     const account = await newAccount(t);
     const token = await pubsubTokenOf(account.admin);
     const socket = await connect();
-    const identifiers = Array.from({ length: 11 }, (_, n) => roomIdentifier({ pubsub_token: token, account_id: account.id, n }));
+    const identifiers = Array.from({ length: 11 }, (_, n) =>
+      roomIdentifier({ pubsub_token: token, account_id: account.id, n }),
+    );
     expect(await socket.subscribe(identifiers[0]!)).toBe('confirm_subscription');
     socket.send({ command: 'subscribe', identifier: identifiers[0] });
-    for (const identifier of identifiers.slice(1, 10)) expect(await socket.subscribe(identifier)).toBe('confirm_subscription');
+    for (const identifier of identifiers.slice(1, 10))
+      expect(await socket.subscribe(identifier)).toBe('confirm_subscription');
     expect(await socket.subscribe(identifiers[10]!)).toBe('reject_subscription');
     expect(socket.frames.filter((f) => f.identifier === identifiers[0])).toHaveLength(1);
   });
@@ -153,7 +172,10 @@ describe('who receives what', () => {
     // Events are pushed in order: everything about `hidden` came before `reply` and was not sent.
     expect(createdMessageIds(socket)).toEqual([String(note.id), String(reply.id)]);
     expect(createdMessageIds(socket)).not.toContain(String(hiddenMessage.id));
-    const conversationIds = socket.pushes().filter((p) => p.event === 'conversation.created').map((p) => p.data.id);
+    const conversationIds = socket
+      .pushes()
+      .filter((p) => p.event === 'conversation.created')
+      .map((p) => p.data.id);
     expect(conversationIds).toEqual([visible.id]);
     expect(socket.pushes().find((p) => p.data.id === String(note.id))?.data.private).toBe(true);
   });
@@ -190,18 +212,28 @@ describe('who receives what', () => {
     const created = await client(t.app, account.admin.token).post(`${account.path}/contacts`, { name: 'Nova' });
     expect(created.status).toBe(200);
     const id = created.body.payload.contact.id;
-    expect((await socket.waitForPush('contact.created', (d) => d.id === id)).data).toMatchObject({ event: 'contact_created', name: 'Nova' });
-    expect((await client(t.app, account.admin.token).put(`${account.path}/contacts/${id}`, { name: 'Nova II' })).status).toBe(200);
+    expect((await socket.waitForPush('contact.created', (d) => d.id === id)).data).toMatchObject({
+      event: 'contact_created',
+      name: 'Nova',
+    });
+    expect(
+      (await client(t.app, account.admin.token).put(`${account.path}/contacts/${id}`, { name: 'Nova II' })).status,
+    ).toBe(200);
     expect((await socket.waitForPush('contact.updated', (d) => d.id === id)).data.name).toBe('Nova II');
   });
 
   it('assignee.changed comes with conversation.updated on assignment', async () => {
     const socket = await agentSocket(agent, account);
     const conversation = await newConversation(t, account, { inboxId: memberInbox });
-    const res = await client(t.app, account.admin.token).post(`${account.path}/conversations/${conversation.id}/assignments`, { assignee_id: agent.id });
+    const res = await client(t.app, account.admin.token).post(
+      `${account.path}/conversations/${conversation.id}/assignments`,
+      { assignee_id: agent.id },
+    );
     expect(res.status).toBe(200);
     const changed = await socket.waitForPush('assignee.changed', (d) => d.id === conversation.id);
-    expect(changed.data.changed_attributes).toContainEqual({ assignee_id: { previous_value: null, current_value: agent.id } });
+    expect(changed.data.changed_attributes).toContainEqual({
+      assignee_id: { previous_value: null, current_value: agent.id },
+    });
     expect(changed.data.assignee).toMatchObject({ id: agent.id });
     const updated = socket.pushes().filter((p) => p.event === 'conversation.updated' && p.data.id === conversation.id);
     expect(updated).toHaveLength(1);
@@ -215,7 +247,10 @@ describe('who receives what', () => {
     const mine = await newPublicConversation(t, identifier, me.source_id);
     const theirs = await newPublicConversation(t, identifier, stranger.source_id);
     // Assigned: the webhook payloads now carry the assignee (with an e-mail) that a contact must not see.
-    const assigned = await client(t.app, account.admin.token).post(`${account.path}/conversations/${mine.id}/assignments`, { assignee_id: account.admin.id });
+    const assigned = await client(t.app, account.admin.token).post(
+      `${account.path}/conversations/${mine.id}/assignments`,
+      { assignee_id: account.admin.id },
+    );
     expect(assigned.status).toBe(200);
 
     const socket = await connect();
@@ -230,7 +265,10 @@ describe('who receives what', () => {
     const activity = await newMessage(t, account, mine.id, { message_type: 'activity', content: 'internal activity' });
     const other = await newMessage(t, account, theirs.id, { content: 'for the stranger' });
     const answer = await newMessage(t, account, mine.id, { content: 'Hi there' });
-    const resolved = await client(t.app, account.admin.token).post(`${account.path}/conversations/${mine.id}/toggle_status`, { status: 'resolved' });
+    const resolved = await client(t.app, account.admin.token).post(
+      `${account.path}/conversations/${mine.id}/toggle_status`,
+      { status: 'resolved' },
+    );
     expect(resolved.status).toBe(200);
 
     const status = await socket.waitForPush('conversation.status_changed', (d) => d.id === mine.id);
@@ -249,7 +287,11 @@ describe('who receives what', () => {
     expect(createdMessageIds(socket)).not.toContain(note.id);
     expect(createdMessageIds(socket)).not.toContain(activity.id);
     expect(createdMessageIds(socket)).not.toContain(other.id);
-    expect(socket.pushes().map((p) => p.event)).toEqual(['message.created', 'message.created', 'conversation.status_changed']);
+    expect(socket.pushes().map((p) => p.event)).toEqual([
+      'message.created',
+      'message.created',
+      'conversation.status_changed',
+    ]);
     // The public interface's message shape: no internal fields.
     const reply = socket.pushes()[1]!.data;
     expect(reply).toEqual({
@@ -261,10 +303,21 @@ describe('who receives what', () => {
       created_at: expect.any(Number),
       conversation_id: mine.id,
       echo_id: null,
-      sender: { id: account.admin.id, name: expect.any(String), type: 'user', available_name: expect.any(String), thumbnail: '' },
+      sender: {
+        id: account.admin.id,
+        name: expect.any(String),
+        type: 'user',
+        available_name: expect.any(String),
+        thumbnail: '',
+      },
       attachments: [],
     });
-    expect(socket.pushes()[0]!.data).toMatchObject({ id: incoming.body.id, content: 'Hello?', message_type: 0, sender: { type: 'contact' } });
+    expect(socket.pushes()[0]!.data).toMatchObject({
+      id: incoming.body.id,
+      content: 'Hello?',
+      message_type: 0,
+      sender: { type: 'contact' },
+    });
     const everything = JSON.stringify(socket.frames);
     expect(everything).not.toContain(account.admin.email);
     expect(everything).not.toContain('internal');

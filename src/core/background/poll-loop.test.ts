@@ -16,7 +16,10 @@ async function until(condition: () => boolean) {
 describe('PollLoop', () => {
   it('runs a pass at start, then waits the delay the pass returned', async () => {
     let passes = 0;
-    const loop = new PollLoop(async () => (passes++, IDLE), () => undefined);
+    const loop = new PollLoop(
+      async () => (passes++, IDLE),
+      () => undefined,
+    );
     loop.start();
     await until(() => passes === 1);
     await new Promise((r) => setTimeout(r, 20));
@@ -27,11 +30,14 @@ describe('PollLoop', () => {
   it('a poke while a pass runs is remembered: the next pass follows right after', async () => {
     const first = deferred();
     let passes = 0;
-    const loop = new PollLoop(async () => {
-      passes++;
-      if (passes === 1) await first.promise;
-      return IDLE;
-    }, () => undefined);
+    const loop = new PollLoop(
+      async () => {
+        passes++;
+        if (passes === 1) await first.promise;
+        return IDLE;
+      },
+      () => undefined,
+    );
     loop.start();
     await until(() => passes === 1);
     loop.poke(); // during the first pass
@@ -43,7 +49,10 @@ describe('PollLoop', () => {
 
   it('a poke while idle runs a pass now', async () => {
     let passes = 0;
-    const loop = new PollLoop(async () => (passes++, IDLE), () => undefined);
+    const loop = new PollLoop(
+      async () => (passes++, IDLE),
+      () => undefined,
+    );
     loop.start();
     await until(() => passes === 1);
     loop.poke();
@@ -73,12 +82,15 @@ describe('PollLoop', () => {
     const release = deferred();
     let passes = 0;
     let finished = false;
-    const loop = new PollLoop(async () => {
-      passes++;
-      await release.promise;
-      finished = true;
-      return 0;
-    }, () => undefined);
+    const loop = new PollLoop(
+      async () => {
+        passes++;
+        await release.promise;
+        finished = true;
+        return 0;
+      },
+      () => undefined,
+    );
     loop.start();
     await until(() => passes === 1);
     const stopping = loop.stop();

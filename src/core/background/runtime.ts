@@ -48,7 +48,9 @@ export interface BackgroundRuntimeOptions<DB extends EventsDatabase, M extends E
  * service's jobs plus the pruning of old history). `start` and `stop` run them in order: realtime
  * first (so nothing is announced before it listens), and deliveries finish before the database closes.
  */
-export function createBackgroundRuntime<DB extends EventsDatabase, M extends EventMap>(options: BackgroundRuntimeOptions<DB, M>) {
+export function createBackgroundRuntime<DB extends EventsDatabase, M extends EventMap>(
+  options: BackgroundRuntimeOptions<DB, M>,
+) {
   const { db, dialect, logger, settings } = options;
   const poll = options.pollIntervalMs;
   let deliveries: DeliveryWorker<any> | null = null;

@@ -11,9 +11,26 @@ let database: Database<TestDb>;
 beforeAll(async () => {
   database = await openDatabase<TestDb>(':memory:');
   const db = database.db;
-  await db.schema.createTable('items').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('name', 'text').addColumn('note', 'text').addColumn('amount', 'integer').execute();
-  await db.schema.createTable('tags').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('item_id', 'integer').addColumn('name', 'text').execute();
-  await db.insertInto('items').values([{ id: 1, name: 'one', note: null, amount: 1795328871847 }, { id: 2, name: 'two "quoted"', note: 'x', amount: -5 }]).execute();
+  await db.schema
+    .createTable('items')
+    .addColumn('id', 'integer', (c) => c.primaryKey())
+    .addColumn('name', 'text')
+    .addColumn('note', 'text')
+    .addColumn('amount', 'integer')
+    .execute();
+  await db.schema
+    .createTable('tags')
+    .addColumn('id', 'integer', (c) => c.primaryKey())
+    .addColumn('item_id', 'integer')
+    .addColumn('name', 'text')
+    .execute();
+  await db
+    .insertInto('items')
+    .values([
+      { id: 1, name: 'one', note: null, amount: 1795328871847 },
+      { id: 2, name: 'two "quoted"', note: 'x', amount: -5 },
+    ])
+    .execute();
   await db.insertInto('tags').values({ id: 7, item_id: 1, name: 'tag' }).execute();
 });
 afterAll(async () => {
@@ -44,7 +61,9 @@ describe('SQLite rows (raw arrays turned into objects per statement)', () => {
 
   it('makes a __proto__ column a plain property, never the prototype', async () => {
     // A blob comes back as a Buffer, an object: in an object literal it would become the prototype.
-    const row = (await sql<Record<string, unknown>>`select x'0102' as "__proto__", id from items where id = 1`.execute(database.db)).rows[0];
+    const row = (
+      await sql<Record<string, unknown>>`select x'0102' as "__proto__", id from items where id = 1`.execute(database.db)
+    ).rows[0];
     expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toEqual(Buffer.from([1, 2]));
     expect(row.id).toBe(1);
@@ -52,11 +71,23 @@ describe('SQLite rows (raw arrays turned into objects per statement)', () => {
 
   it('streams rows and runs writes with returning', async () => {
     const streamed: unknown[] = [];
-    for await (const row of database.db.selectFrom('items').select(['id', 'name']).orderBy('id').stream()) streamed.push(row);
-    expect(streamed).toEqual([{ id: 1, name: 'one' }, { id: 2, name: 'two "quoted"' }]);
-    const inserted = await database.db.insertInto('tags').values({ id: 8, item_id: 2, name: 'new' }).returning(['id', 'name']).executeTakeFirstOrThrow();
+    for await (const row of database.db.selectFrom('items').select(['id', 'name']).orderBy('id').stream())
+      streamed.push(row);
+    expect(streamed).toEqual([
+      { id: 1, name: 'one' },
+      { id: 2, name: 'two "quoted"' },
+    ]);
+    const inserted = await database.db
+      .insertInto('tags')
+      .values({ id: 8, item_id: 2, name: 'new' })
+      .returning(['id', 'name'])
+      .executeTakeFirstOrThrow();
     expect(inserted).toEqual({ id: 8, name: 'new' });
-    const updated = await database.db.updateTable('tags').set({ name: 'renamed' }).where('id', '=', 8).executeTakeFirst();
+    const updated = await database.db
+      .updateTable('tags')
+      .set({ name: 'renamed' })
+      .where('id', '=', 8)
+      .executeTakeFirst();
     expect(Number(updated.numUpdatedRows)).toBe(1);
   });
 });

@@ -65,7 +65,8 @@ function withFastRows(statement: SqliteDatabase.Statement): CachedStatement {
   ) => Record<string, unknown>;
   return {
     reader: true,
-    all: ((...params: unknown[]) => (statement.all(...params) as unknown[][]).map(toRow)) as SqliteDatabase.Statement['all'],
+    all: ((...params: unknown[]) =>
+      (statement.all(...params) as unknown[][]).map(toRow)) as SqliteDatabase.Statement['all'],
     run: statement.run.bind(statement),
     iterate: function* (...params: unknown[]) {
       for (const raw of statement.iterate(...params) as IterableIterator<unknown[]>) yield toRow(raw);
@@ -112,13 +113,16 @@ function openSqlite<DB>(url: string, options: OpenOptions): Database<DB> {
   // Keep the planner's statistics current (SQLite's advice for long-lived connections): without
   // them, `account_id = ? and id in (...)` may walk an account-led index instead of the primary key.
   native.pragma('optimize = 0x10002');
-  const optimizer = setInterval(() => {
-    try {
-      native.pragma('optimize');
-    } catch {
-      /* busy or closing: try again next time */
-    }
-  }, 60 * 60 * 1000);
+  const optimizer = setInterval(
+    () => {
+      try {
+        native.pragma('optimize');
+      } catch {
+        /* busy or closing: try again next time */
+      }
+    },
+    60 * 60 * 1000,
+  );
   optimizer.unref();
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(native) }), log: options.log });
   return {

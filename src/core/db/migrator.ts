@@ -38,13 +38,18 @@ export async function migrateToLatest(
   // one: name the connection's own, so databases holding several schemas (tests, shared hosts)
   // never see each other's migration state.
   const migrationTableSchema =
-    dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({ db, provider: new StaticProvider(migrations, dialect), migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(`migration ${failed ?? '(unknown)'} failed: ${String(error instanceof Error ? error.message : error)}`, {
-      cause: error,
-    });
+    throw new Error(
+      `migration ${failed ?? '(unknown)'} failed: ${String(error instanceof Error ? error.message : error)}`,
+      {
+        cause: error,
+      },
+    );
   }
 }

@@ -6,6 +6,10 @@ import type { Kysely, Transaction } from 'kysely';
  * several things at once) take an optional `trx` and pass it here: the executor is explicit, and a
  * method never opens a nested transaction of its own inside someone else's.
  */
-export function inTransaction<DB, T>(db: Kysely<DB>, trx: Transaction<DB> | undefined, fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+export function inTransaction<DB, T>(
+  db: Kysely<DB>,
+  trx: Transaction<DB> | undefined,
+  fn: (trx: Transaction<DB>) => Promise<T>,
+): Promise<T> {
   return trx ? fn(trx) : db.transaction().execute(fn);
 }

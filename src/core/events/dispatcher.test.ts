@@ -32,7 +32,12 @@ beforeAll(async () => {
     .addColumn('listener', 'text', (c) => c.notNull())
     .execute();
   // A listener that did its work twice for one event would break this index.
-  await database.db.schema.createIndex('effects_once').on('effects').columns(['event_id', 'listener']).unique().execute();
+  await database.db.schema
+    .createIndex('effects_once')
+    .on('effects')
+    .columns(['event_id', 'listener'])
+    .unique()
+    .execute();
   second = await openTestDatabase<DB>('events', database as TestDatabase<unknown>);
 });
 afterAll(async () => {
@@ -40,7 +45,8 @@ afterAll(async () => {
   await database.close();
 });
 beforeEach(async () => {
-  for (const table of ['effects', 'outbox_retries', 'outbox_events'] as const) await database.db.deleteFrom(table).execute();
+  for (const table of ['effects', 'outbox_retries', 'outbox_events'] as const)
+    await database.db.deleteFrom(table).execute();
   now = T0;
 });
 
@@ -57,12 +63,21 @@ function recording(name: string, broken: () => boolean = () => false): EventList
 }
 
 function dispatcher(listeners: EventListener<DB, Events>[], db = database, clock: () => number = () => now) {
-  return new OutboxDispatcher<DB, Events>({ db: db.db, dialect: db.dialect, logger, listeners, clock, retryDelaysMs: [MIN, 5 * MIN] });
+  return new OutboxDispatcher<DB, Events>({
+    db: db.db,
+    dialect: db.dialect,
+    logger,
+    listeners,
+    clock,
+    retryDelaysMs: [MIN, 5 * MIN],
+  });
 }
 
 async function ping(count = 1) {
   for (let n = 0; n < count; n++) {
-    await database.db.transaction().execute((trx) => emit(trx, { accountId: 1, name: 'ping', refs: { n }, snapshot: { text: `ping ${n}` } }));
+    await database.db
+      .transaction()
+      .execute((trx) => emit(trx, { accountId: 1, name: 'ping', refs: { n }, snapshot: { text: `ping ${n}` } }));
   }
 }
 
@@ -76,11 +91,20 @@ const retries = () => database.db.selectFrom('outbox_retries').selectAll().execu
 describe('the outbox dispatcher', () => {
   it('hands listeners the typed refs and snapshot, once per event', async () => {
     const seen: unknown[] = [];
-    const d = dispatcher([listener({ name: 'typed', events: ['ping'], handle: async (_trx, e) => void seen.push([e.name, e.refs.n, e.snapshot.text]) })]);
+    const d = dispatcher([
+      listener({
+        name: 'typed',
+        events: ['ping'],
+        handle: async (_trx, e) => void seen.push([e.name, e.refs.n, e.snapshot.text]),
+      }),
+    ]);
     await ping(2);
     expect(await d.drain()).toBe(2);
     expect(await d.drain()).toBe(0);
-    expect(seen).toEqual([['ping', 0, 'ping 0'], ['ping', 1, 'ping 1']]);
+    expect(seen).toEqual([
+      ['ping', 0, 'ping 0'],
+      ['ping', 1, 'ping 1'],
+    ]);
   });
 
   it('one listener failing leaves the others their effects, and the event is not held up', async () => {
@@ -90,7 +114,16 @@ describe('the outbox dispatcher', () => {
     expect((await effects()).map((e) => e.listener).sort()).toEqual(['automation', 'webhooks']);
     const [event] = await database.db.selectFrom('outbox_events').selectAll().execute();
     expect(event.dispatched_at).toBe(T0);
-    expect(await retries()).toMatchObject([{ event_id: event.id, listener: 'scoring', status: 'pending', attempts: 1, next_attempt_at: T0 + MIN, last_error: 'scoring is broken' }]);
+    expect(await retries()).toMatchObject([
+      {
+        event_id: event.id,
+        listener: 'scoring',
+        status: 'pending',
+        attempts: 1,
+        next_attempt_at: T0 + MIN,
+        last_error: 'scoring is broken',
+      },
+    ]);
   });
 
   it('retries a failed listener with backoff, alone, until it succeeds once fixed', async () => {
@@ -106,7 +139,9 @@ describe('the outbox dispatcher', () => {
     broken = false;
     now = T0 + 6 * MIN;
     expect(await d.retryDue()).toBe(1);
-    expect(await retries()).toMatchObject([{ status: 'succeeded', attempts: 3, last_error: null, finished_at: T0 + 6 * MIN }]);
+    expect(await retries()).toMatchObject([
+      { status: 'succeeded', attempts: 3, last_error: null, finished_at: T0 + 6 * MIN },
+    ]);
     // Each listener's work exists once: the healthy listener was never run again.
     expect((await effects()).map((e) => e.listener).sort()).toEqual(['scoring', 'webhooks']);
     expect(await d.retryDue()).toBe(0);
@@ -122,7 +157,9 @@ describe('the outbox dispatcher', () => {
     }
     now = T0 + 60 * MIN;
     expect(await d.retryDue()).toBe(0);
-    expect(await retries()).toMatchObject([{ status: 'failed', attempts: 3, last_error: 'scoring is broken', finished_at: T0 + 6 * MIN }]);
+    expect(await retries()).toMatchObject([
+      { status: 'failed', attempts: 3, last_error: 'scoring is broken', finished_at: T0 + 6 * MIN },
+    ]);
     expect(await effects()).toEqual([]);
   });
 
@@ -137,7 +174,11 @@ describe('the outbox dispatcher', () => {
     });
     await expect(dying.dispatchBatch()).rejects.toThrow('killed');
     expect(await effects()).toEqual([]);
-    expect((await database.db.selectFrom('outbox_events').select('dispatched_at').execute()).every((e) => e.dispatched_at === null)).toBe(true);
+    expect(
+      (await database.db.selectFrom('outbox_events').select('dispatched_at').execute()).every(
+        (e) => e.dispatched_at === null,
+      ),
+    ).toBe(true);
     await dispatcher([recording('webhooks'), recording('automation')]).drain();
     expect(await effects('webhooks')).toHaveLength(3);
     expect(await effects('automation')).toHaveLength(3);
@@ -174,7 +215,11 @@ describe('the outbox dispatcher', () => {
     // On SQLite the instances contend for the write lock: a lost race is a failed pass, tried again.
     const drain = async (d: typeof a) => {
       for (let i = 0; i < 100; i++) {
-        const left = await database.db.selectFrom('outbox_events').select('id').where('dispatched_at', 'is', null).execute();
+        const left = await database.db
+          .selectFrom('outbox_events')
+          .select('id')
+          .where('dispatched_at', 'is', null)
+          .execute();
         if (left.length === 0) return;
         await d.dispatchBatch().catch(() => undefined);
       }

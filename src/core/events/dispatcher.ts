@@ -17,7 +17,9 @@ export interface DispatchedEvent<M extends EventMap, N extends keyof M & string 
 }
 
 /** One of the named events, discriminated by `name`. */
-export type EventOf<M extends EventMap, N extends keyof M & string = keyof M & string> = { [K in N]: DispatchedEvent<M, K> }[N];
+export type EventOf<M extends EventMap, N extends keyof M & string = keyof M & string> = {
+  [K in N]: DispatchedEvent<M, K>;
+}[N];
 
 /**
  * A consumer of events, with one concern (webhook fan-out, automation, realtime push, scoring...).
@@ -38,7 +40,8 @@ export interface EventListener<DB, M extends EventMap, N extends keyof M & strin
 
 /** Declares a listener of a catalogue, typing its events from the names it lists. */
 export function listenerOf<DB, M extends EventMap>() {
-  return <N extends keyof M & string>(listener: EventListener<DB, M, N>): EventListener<DB, M> => listener as unknown as EventListener<DB, M>;
+  return <N extends keyof M & string>(listener: EventListener<DB, M, N>): EventListener<DB, M> =>
+    listener as unknown as EventListener<DB, M>;
 }
 
 export interface OutboxRetriesTable {
@@ -166,7 +169,11 @@ export class OutboxDispatcher<DB extends EventsDatabase, M extends EventMap> {
   }
 
   /** Runs one listener on one event under a savepoint; returns its error, its work undone, or null. */
-  private async runListener(trx: Transaction<EventsDatabase>, listener: EventListener<DB, M>, event: DispatchedEvent<M>): Promise<string | null> {
+  private async runListener(
+    trx: Transaction<EventsDatabase>,
+    listener: EventListener<DB, M>,
+    event: DispatchedEvent<M>,
+  ): Promise<string | null> {
     await sql`savepoint outbox_listener`.execute(trx);
     try {
       await listener.handle!(trx as unknown as Transaction<DB>, event as EventOf<M>);
@@ -175,7 +182,10 @@ export class OutboxDispatcher<DB extends EventsDatabase, M extends EventMap> {
     } catch (err) {
       await sql`rollback to savepoint outbox_listener`.execute(trx);
       await sql`release savepoint outbox_listener`.execute(trx);
-      this.options.logger.error({ err, eventId: event.id, event: event.name, listener: listener.name }, 'event listener failed; it will be retried');
+      this.options.logger.error(
+        { err, eventId: event.id, event: event.name, listener: listener.name },
+        'event listener failed; it will be retried',
+      );
       return describe(err);
     }
   }
@@ -185,7 +195,12 @@ export class OutboxDispatcher<DB extends EventsDatabase, M extends EventMap> {
     const maxBatchMs = this.options.maxBatchMs ?? 50;
     const delays = this.options.retryDelaysMs ?? DEFAULT_LISTENER_RETRY_DELAYS_MS;
     const events = await this.db.transaction().execute(async (trx) => {
-      let query = trx.selectFrom('outbox_events').selectAll().where('dispatched_at', 'is', null).orderBy('id').limit(this.options.batchSize ?? 25);
+      let query = trx
+        .selectFrom('outbox_events')
+        .selectAll()
+        .where('dispatched_at', 'is', null)
+        .orderBy('id')
+        .limit(this.options.batchSize ?? 25);
       if (this.options.dialect === 'postgres') query = query.forUpdate().skipLocked();
       const rows = (await query.execute()) as Row[];
       const started = Date.now();
@@ -239,12 +254,17 @@ export class OutboxDispatcher<DB extends EventsDatabase, M extends EventMap> {
   /** Runs the listener retries that are due, each in its own transaction; returns how many ran. */
   async retryDue(): Promise<number> {
     const names = [...this.byName.keys()];
-    const claimed = await claimLeased<Retry>(this.db, this.options.dialect, { table: 'outbox_retries', waiting: 'pending', running: 'running', dueColumn: 'next_attempt_at' }, {
-      now: this.clock(),
-      leaseMs: RETRY_LEASE_MS,
-      limit: 10,
-      where: (q) => q.where('listener', 'in', names),
-    });
+    const claimed = await claimLeased<Retry>(
+      this.db,
+      this.options.dialect,
+      { table: 'outbox_retries', waiting: 'pending', running: 'running', dueColumn: 'next_attempt_at' },
+      {
+        now: this.clock(),
+        leaseMs: RETRY_LEASE_MS,
+        limit: 10,
+        where: (q) => q.where('listener', 'in', names),
+      },
+    );
     for (const retry of claimed) await this.retry(retry);
     return claimed.length;
   }
@@ -264,7 +284,11 @@ export class OutboxDispatcher<DB extends EventsDatabase, M extends EventMap> {
         .where('attempts', '=', retry.attempts)
         .executeTakeFirst();
       if (Number(mine.numUpdatedRows) === 0) return;
-      const row = (await trx.selectFrom('outbox_events').selectAll().where('id', '=', retry.event_id).executeTakeFirst()) as Row | undefined;
+      const row = (await trx
+        .selectFrom('outbox_events')
+        .selectAll()
+        .where('id', '=', retry.event_id)
+        .executeTakeFirst()) as Row | undefined;
       const error = row ? await this.runListener(trx, listener, this.toEvent(row)) : 'the event no longer exists';
       const retryAt = error === null ? null : nextAttemptAt(now, retry.attempts, delays);
       const status = error === null ? 'succeeded' : retryAt === null ? 'failed' : 'pending';
@@ -280,7 +304,10 @@ export class OutboxDispatcher<DB extends EventsDatabase, M extends EventMap> {
         .where('id', '=', retry.id)
         .execute();
       if (status === 'failed') {
-        this.options.logger.error({ eventId: retry.event_id, listener: retry.listener, attempts: retry.attempts, error }, 'event listener gave up');
+        this.options.logger.error(
+          { eventId: retry.event_id, listener: retry.listener, attempts: retry.attempts, error },
+          'event listener gave up',
+        );
       }
     });
   }

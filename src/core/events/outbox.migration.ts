@@ -26,7 +26,10 @@ export async function createOutboxTable(db: Kysely<any>, dialect: DialectName): 
  * (see dispatcher.ts). Each service runs it once, in a migration of its own.
  */
 export async function addListenerRetries(db: Kysely<any>, dialect: DialectName): Promise<void> {
-  await db.schema.alterTable('outbox_events').addColumn('refs', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+  await db.schema
+    .alterTable('outbox_events')
+    .addColumn('refs', 'text', (c) => c.notNull().defaultTo('{}'))
+    .execute();
   await withId(db.schema.createTable('outbox_retries'), dialect)
     .addColumn('event_id', 'bigint', (c) => c.notNull())
     .addColumn('listener', 'text', (c) => c.notNull())
@@ -38,7 +41,16 @@ export async function addListenerRetries(db: Kysely<any>, dialect: DialectName):
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('finished_at', 'bigint')
     .execute();
-  await db.schema.createIndex('outbox_retries_event_uidx').on('outbox_retries').columns(['event_id', 'listener']).unique().execute();
-  await db.schema.createIndex('outbox_retries_due_idx').on('outbox_retries').columns(['status', 'next_attempt_at']).execute();
+  await db.schema
+    .createIndex('outbox_retries_event_uidx')
+    .on('outbox_retries')
+    .columns(['event_id', 'listener'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('outbox_retries_due_idx')
+    .on('outbox_retries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
   await db.schema.createIndex('outbox_retries_finished_idx').on('outbox_retries').columns(['finished_at']).execute();
 }

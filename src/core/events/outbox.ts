@@ -77,5 +77,11 @@ export function eventRecorder<M extends EventMap>() {
 
 /** Reads events not yet dispatched, oldest first (tests). */
 export async function pendingEvents(db: Kysely<OutboxDatabase>, limit = 100) {
-  return db.selectFrom('outbox_events').selectAll().where('dispatched_at', 'is', null).orderBy('id').limit(limit).execute();
+  return db
+    .selectFrom('outbox_events')
+    .selectAll()
+    .where('dispatched_at', 'is', null)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }

@@ -82,8 +82,12 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
     frameworkErrors: (error, _request, reply) => {
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
       const status = tooLong ? 414 : 400;
-      const message = tooLong ? 'A path segment of the request is too long' : 'The request path is not valid (malformed percent-encoding)';
-      void (reply as FastifyReply).code(status).send(options.errorBody(status, tooLong ? 'uri_too_long' : 'malformed_path', message));
+      const message = tooLong
+        ? 'A path segment of the request is too long'
+        : 'The request path is not valid (malformed percent-encoding)';
+      void (reply as FastifyReply)
+        .code(status)
+        .send(options.errorBody(status, tooLong ? 'uri_too_long' : 'malformed_path', message));
     },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
@@ -105,9 +109,16 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
 
   app.addHook('preValidation', async (request) => {
     // No string of a request carries NUL: PostgreSQL cannot store it in text, and no field needs it.
-    for (const [part, value] of [['path', request.params], ['query', request.query], ['body', request.body]] as const) {
+    for (const [part, value] of [
+      ['path', request.params],
+      ['query', request.query],
+      ['body', request.body],
+    ] as const) {
       const field = nulAt(value, part);
-      if (field) throw new HttpError(422, 'invalid_character', `${field} contains a NUL character (\\u0000)`, [{ field, message: 'contains a NUL character' }]);
+      if (field)
+        throw new HttpError(422, 'invalid_character', `${field} contains a NUL character (\\u0000)`, [
+          { field, message: 'contains a NUL character' },
+        ]);
     }
     const key = request.routeOptions.config?.bodyKey;
     if (key && request.body !== undefined) request.body = unwrapBody(request.body, key);
@@ -123,11 +134,7 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
-  app.get(
-    '/openapi.json',
-    { schema: { hide: true } },
-    async () => app.swagger(),
-  );
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.get(
     '/health',

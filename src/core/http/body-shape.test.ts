@@ -51,7 +51,13 @@ describe('compilePruner', () => {
   });
 
   it('leaves values of the wrong type for the validator to refuse', () => {
-    const body: Record<string, unknown> = { name: 'x', channel: 'not an object', settings: null, items: 'nope', extra: 1 };
+    const body: Record<string, unknown> = {
+      name: 'x',
+      channel: 'not an object',
+      settings: null,
+      items: 'nope',
+      extra: 1,
+    };
     compilePruner(schema)!(body);
     expect(body).toEqual({ name: 'x', channel: 'not an object', settings: null, items: 'nope' });
     for (const value of [null, 'text', 42, [1, 2]]) expect(() => compilePruner(schema)!(value)).not.toThrow();

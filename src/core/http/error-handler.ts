@@ -63,8 +63,10 @@ export function mapError(err: FastifyError | Error): Mapped {
     const summary = details.map((d) => `${d.field} ${d.message}`).join('; ');
     return { status: 422, code: 'validation_failed', message: `Invalid request: ${summary}`, details };
   }
-  if (isUniqueViolation(err)) return { status: 409, code: 'conflict', message: 'A record with the same unique value already exists' };
-  if (isForeignKeyViolation(err)) return { status: 422, code: 'unprocessable_entity', message: 'A referenced record does not exist' };
+  if (isUniqueViolation(err))
+    return { status: 409, code: 'conflict', message: 'A record with the same unique value already exists' };
+  if (isForeignKeyViolation(err))
+    return { status: 422, code: 'unprocessable_entity', message: 'A referenced record does not exist' };
   switch (fe.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -72,7 +74,11 @@ export function mapError(err: FastifyError | Error): Mapped {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return { status: 400, code: 'unsupported_content_type', message: 'Unsupported or malformed request content type' };
+      return {
+        status: 400,
+        code: 'unsupported_content_type',
+        message: 'Unsupported or malformed request content type',
+      };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
     case 'FST_FILES_LIMIT':

@@ -31,8 +31,7 @@ export const forbidden = (message = 'You are not allowed to do this') => new Htt
 
 export const notFound = (what = 'Resource') => new HttpError(404, 'not_found', `${what} not found`);
 
-export const conflict = (message: string, details?: FieldProblem[]) =>
-  new HttpError(409, 'conflict', message, details);
+export const conflict = (message: string, details?: FieldProblem[]) => new HttpError(409, 'conflict', message, details);
 
 export const payloadTooLarge = (message = 'Upload too large') => new HttpError(413, 'payload_too_large', message);
 

@@ -4,13 +4,17 @@ import type { Static, TObject } from '@sinclair/typebox';
 import { HttpError, type FieldProblem } from './errors.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
 
 /**
  * Multipart text fields are all strings, so they are validated with type coercion
  * (`"true"` -> true, `"3"` -> 3, `"a"` -> ["a"]), unlike JSON bodies.
  */
-const ajv = addFormats(new Ajv({ allErrors: true, useDefaults: true, removeAdditional: false, strict: false, coerceTypes: 'array' }));
+const ajv = addFormats(
+  new Ajv({ allErrors: true, useDefaults: true, removeAdditional: false, strict: false, coerceTypes: 'array' }),
+);
 const compiled = new WeakMap<TObject, ValidateFunction>();
 
 const problem = (field: string, message: string): FieldProblem => ({ field, message });

@@ -23,7 +23,8 @@ export function watchCloseDelimiter(request: FastifyRequest): { seen: () => bool
       stop();
       return;
     }
-    const tail = chunk.length >= keep ? chunk.subarray(chunk.length - keep) : Buffer.concat([carry, chunk]).subarray(-keep);
+    const tail =
+      chunk.length >= keep ? chunk.subarray(chunk.length - keep) : Buffer.concat([carry, chunk]).subarray(-keep);
     carry = Buffer.from(tail);
   };
   request.raw.on('data', onData);
@@ -33,7 +34,13 @@ export function watchCloseDelimiter(request: FastifyRequest): { seen: () => bool
 /** The error the parser reported for the pending part, if it did so by now (or within one turn). */
 export async function parserError(pending: Promise<unknown>): Promise<unknown> {
   const turn = new Promise<undefined>((resolve) => setImmediate(resolve, undefined));
-  return Promise.race([pending.then(() => undefined, (err: unknown) => err), turn]);
+  return Promise.race([
+    pending.then(
+      () => undefined,
+      (err: unknown) => err,
+    ),
+    turn,
+  ]);
 }
 
 /**

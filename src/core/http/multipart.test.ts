@@ -6,7 +6,13 @@ import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBaseApp, type App } from './app-base.js';
 import { chatErrorBody } from './error-handler.js';
-import { discardOnFailure, jsonOrMultipartBody, readJsonOrMultipart, readMultipart, registerMultipart } from './multipart.js';
+import {
+  discardOnFailure,
+  jsonOrMultipartBody,
+  readJsonOrMultipart,
+  readMultipart,
+  registerMultipart,
+} from './multipart.js';
 import { unprocessable } from './errors.js';
 import { LocalFileStore } from '../storage/file-store.js';
 
@@ -23,7 +29,14 @@ const MessageBody = Type.Object({
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ponte-multipart-'));
   store = new LocalFileStore(path.join(dir, 'uploads'));
-  app = await createBaseApp({ title: 't', description: 't', version: '0', logger: false, errorBody: chatErrorBody, healthCheck: async () => {} });
+  app = await createBaseApp({
+    title: 't',
+    description: 't',
+    version: '0',
+    logger: false,
+    errorBody: chatErrorBody,
+    healthCheck: async () => {},
+  });
   await registerMultipart(app);
   app.post('/raw', { config: { multipart: true } }, async (req) => readMultipart(req, store));
   app.post(
@@ -54,13 +67,18 @@ beforeEach(() => {
 function filesOnDisk(): string[] {
   const root = path.join(dir, 'uploads');
   if (!fs.existsSync(root)) return [];
-  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((p) => fs.statSync(path.join(root, p)).isFile());
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((p) =>
+    fs.statSync(path.join(root, p)).isFile(),
+  );
 }
 
 /** A real multipart body, as a browser or SDK builds it from FormData. */
 async function encode(form: FormData): Promise<{ payload: Buffer; headers: Record<string, string> }> {
   const res = new Response(form);
-  return { payload: Buffer.from(await res.arrayBuffer()), headers: { 'content-type': res.headers.get('content-type')! } };
+  return {
+    payload: Buffer.from(await res.arrayBuffer()),
+    headers: { 'content-type': res.headers.get('content-type')! },
+  };
 }
 
 async function post(url: string, form: FormData) {
@@ -118,7 +136,14 @@ describe('readMultipart', () => {
   });
 
   it('answers 413 to a 41 MB file over a real connection, which stays usable', { timeout: 60_000 }, async () => {
-    const server = await createBaseApp({ title: 't', description: 't', version: '0', logger: false, errorBody: chatErrorBody, healthCheck: async () => {} });
+    const server = await createBaseApp({
+      title: 't',
+      description: 't',
+      version: '0',
+      logger: false,
+      errorBody: chatErrorBody,
+      healthCheck: async () => {},
+    });
     await registerMultipart(server);
     server.post('/raw', { config: { multipart: true } }, async (req) => readMultipart(req, store));
     const address = await server.listen({ port: 0, host: '127.0.0.1' });
@@ -192,7 +217,12 @@ describe('readMultipart', () => {
       '',
       '--XyZ--',
     ].join('\r\n');
-    const skipped = await app.inject({ method: 'POST', url: '/raw', payload: emptyInput, headers: { 'content-type': 'multipart/form-data; boundary=XyZ' } });
+    const skipped = await app.inject({
+      method: 'POST',
+      url: '/raw',
+      payload: emptyInput,
+      headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
+    });
     expect(skipped.statusCode).toBe(200);
     expect(skipped.json()).toEqual({ fields: { content: 'hi' }, files: [] });
     const unnamed = await app.inject({
@@ -213,7 +243,12 @@ describe('readMultipart', () => {
   });
 
   it('answers 400 to malformed multipart bodies and keeps nothing', async () => {
-    const noBoundary = await app.inject({ method: 'POST', url: '/raw', payload: 'garbage', headers: { 'content-type': 'multipart/form-data' } });
+    const noBoundary = await app.inject({
+      method: 'POST',
+      url: '/raw',
+      payload: 'garbage',
+      headers: { 'content-type': 'multipart/form-data' },
+    });
     expect(noBoundary.statusCode).toBe(400);
     expect(noBoundary.json()).toMatchObject({ code: 'malformed_body' });
 
@@ -225,7 +260,12 @@ describe('readMultipart', () => {
       '',
       'some text that never ends',
     ].join('\r\n');
-    const truncated = await app.inject({ method: 'POST', url: '/raw', payload: cut, headers: { 'content-type': 'multipart/form-data; boundary=XyZ' } });
+    const truncated = await app.inject({
+      method: 'POST',
+      url: '/raw',
+      payload: cut,
+      headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
+    });
     expect(truncated.statusCode).toBe(400);
     expect(truncated.json()).toMatchObject({ code: 'malformed_body' });
 
@@ -235,7 +275,14 @@ describe('readMultipart', () => {
     expect(filesOnDisk()).toEqual([]);
   });
   it('keeps nothing when the client disconnects mid-upload', async () => {
-    const server = await createBaseApp({ title: 't', description: 't', version: '0', logger: false, errorBody: chatErrorBody, healthCheck: async () => {} });
+    const server = await createBaseApp({
+      title: 't',
+      description: 't',
+      version: '0',
+      logger: false,
+      errorBody: chatErrorBody,
+      healthCheck: async () => {},
+    });
     await registerMultipart(server);
     let settle!: (outcome: unknown) => void;
     const settled = new Promise((resolve) => (settle = resolve));
@@ -253,9 +300,18 @@ describe('readMultipart', () => {
     try {
       const socket = net.connect(Number(address.port), '127.0.0.1');
       await new Promise((resolve) => socket.once('connect', resolve));
-      const head = ['--XyZ', 'Content-Disposition: form-data; name="file[]"; filename="a.txt"', 'Content-Type: text/plain', '', ''].join('\r\n');
+      const head = [
+        '--XyZ',
+        'Content-Disposition: form-data; name="file[]"; filename="a.txt"',
+        'Content-Type: text/plain',
+        '',
+        '',
+      ].join('\r\n');
       await new Promise((resolve) =>
-        socket.write(`POST /raw HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=XyZ\r\nContent-Length: 10000000\r\n\r\n${head}`, resolve),
+        socket.write(
+          `POST /raw HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=XyZ\r\nContent-Length: 10000000\r\n\r\n${head}`,
+          resolve,
+        ),
       );
       await new Promise((resolve) => socket.write(Buffer.alloc(300_000, 97), resolve));
       socket.destroy();
@@ -301,7 +357,10 @@ describe('routes taking JSON or multipart', () => {
     const invalid = new FormData();
     invalid.append('file[]', blob('data', 'text/plain'), 'a.txt');
     const res = await post('/messages', invalid);
-    expect(res.body).toMatchObject({ code: 'validation_failed', details: [{ field: 'content', message: expect.any(String) }] });
+    expect(res.body).toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'content', message: expect.any(String) }],
+    });
     expect(filesOnDisk()).toEqual([]);
   });
 
@@ -313,7 +372,12 @@ describe('routes taking JSON or multipart', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'unsupported_content_type', error: expect.stringContaining('JSON') });
 
-    const text = await app.inject({ method: 'POST', url: '/messages', payload: 'content=hi', headers: { 'content-type': 'text/plain' } });
+    const text = await app.inject({
+      method: 'POST',
+      url: '/messages',
+      payload: 'content=hi',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.statusCode).toBe(400);
     expect(text.json()).toMatchObject({ code: 'unsupported_content_type' });
 

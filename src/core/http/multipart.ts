@@ -95,7 +95,10 @@ export const multipartPlugin = fp(
       if (request.is404) return;
       const accepts = request.routeOptions.config?.multipart === true;
       if (request.isMultipart()) {
-        if (!accepts) throw unsupportedContentType('This endpoint takes a JSON body; multipart/form-data is accepted only where files can be uploaded');
+        if (!accepts)
+          throw unsupportedContentType(
+            'This endpoint takes a JSON body; multipart/form-data is accepted only where files can be uploaded',
+          );
       } else if (accepts && request.mediaType !== 'application/json') {
         // The per-content-type body schema validates JSON only: anything else must not slip through.
         throw unsupportedContentType('Send the body as application/json or multipart/form-data');
@@ -121,7 +124,11 @@ export function jsonOrMultipartBody(json: TObject) {
     description: `multipart/form-data: the same fields as text, and up to ${MAX_FILES} files (${SUPPORTED_FORMATS_TEXT}; ${MAX_FILE_BYTES / 1024 / 1024} MB each) under file[], file or attachments[]`,
     properties: {
       ...json.properties,
-      'file[]': { type: 'array', maxItems: MAX_FILES, items: { type: 'string', contentMediaType: 'application/octet-stream' } },
+      'file[]': {
+        type: 'array',
+        maxItems: MAX_FILES,
+        items: { type: 'string', contentMediaType: 'application/octet-stream' },
+      },
     },
   };
   return { content: { 'application/json': { schema: json }, 'multipart/form-data': { schema: form } } };
@@ -135,7 +142,11 @@ export function jsonOrMultipartBody(json: TObject) {
  * empty file). On success the caller owns the files: remove them if the operation then fails
  * (`discardOnFailure`).
  */
-export async function readMultipart(request: FastifyRequest, store: FileStore, options: ReadMultipartOptions = {}): Promise<MultipartResult> {
+export async function readMultipart(
+  request: FastifyRequest,
+  store: FileStore,
+  options: ReadMultipartOptions = {},
+): Promise<MultipartResult> {
   if (!request.isMultipart()) throw unsupportedContentType('Expected a multipart/form-data body');
   const maxFiles = Math.min(options.maxFiles ?? MAX_FILES, MAX_FILES);
   const maxFileBytes = Math.min(options.maxFileBytes ?? MAX_FILE_BYTES, MAX_FILE_BYTES);
@@ -158,7 +169,8 @@ export async function readMultipart(request: FastifyRequest, store: FileStore, o
       following.catch(() => {});
       next = following;
       if (part.type === 'field') {
-        if (part.valueTruncated) throw payloadTooLarge(`Field ${part.fieldname} is longer than ${MAX_FIELD_BYTES} bytes`);
+        if (part.valueTruncated)
+          throw payloadTooLarge(`Field ${part.fieldname} is longer than ${MAX_FIELD_BYTES} bytes`);
         const value = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
         addField(fields, unwrapName(part.fieldname, options.bodyKey), value);
         continue;
@@ -167,14 +179,17 @@ export async function readMultipart(request: FastifyRequest, store: FileStore, o
       const fieldName = part.fieldname;
       if (!FILE_FIELD_NAMES.includes(fieldName)) {
         part.file.resume();
-        throw unprocessable(`Files must be sent as file[], file or attachments[], not as "${fieldName.slice(0, 100)}"`, [
-          { field: fieldName.slice(0, 100), message: 'is not a file field' },
-        ]);
+        throw unprocessable(
+          `Files must be sent as file[], file or attachments[], not as "${fieldName.slice(0, 100)}"`,
+          [{ field: fieldName.slice(0, 100), message: 'is not a file field' }],
+        );
       }
       if (!part.filename) {
         // An HTML form's empty file input: a part without a name and without content. Skip it.
         if ((await drainedBytes(part.file)) > 0) {
-          throw unprocessable('Every attachment needs a file name', [{ field: fieldName, message: 'has no file name' }]);
+          throw unprocessable('Every attachment needs a file name', [
+            { field: fieldName, message: 'has no file name' },
+          ]);
         }
         continue;
       }
@@ -182,12 +197,20 @@ export async function readMultipart(request: FastifyRequest, store: FileStore, o
       const format = classifyFile(part.mimetype, fileName);
       if (!format) {
         part.file.resume();
-        throw unprocessable(`Unsupported attachment "${fileName}" (${part.mimetype || 'no type'}): supported are ${SUPPORTED_FORMATS_TEXT}`, [
-          { field: fieldName, message: 'has an unsupported file type' },
-        ]);
+        throw unprocessable(
+          `Unsupported attachment "${fileName}" (${part.mimetype || 'no type'}): supported are ${SUPPORTED_FORMATS_TEXT}`,
+          [{ field: fieldName, message: 'has an unsupported file type' }],
+        );
       }
       const saved = await store.save(part.file, { fileName, contentType: format.contentType, maxBytes: maxFileBytes });
-      const stored: StoredFile = { storageKey: saved.storageKey, fileName, contentType: format.contentType, size: saved.size, fileType: format.kind, extension: format.extension };
+      const stored: StoredFile = {
+        storageKey: saved.storageKey,
+        fileName,
+        contentType: format.contentType,
+        size: saved.size,
+        fileType: format.kind,
+        extension: format.extension,
+      };
       files.push(stored);
       // Busboy stops at the limit and flags the stream: the file on disk is cut short.
       if (part.file.truncated) throw fileTooLarge(maxFileBytes);
@@ -202,7 +225,8 @@ export async function readMultipart(request: FastifyRequest, store: FileStore, o
     closed?.stop();
     // A file stream that failed because the parser gave up (too many files, a file over the
     // limit, a cut body) reports a bare stream error: the parser's own error is the real cause.
-    const cause = err instanceof HttpError || err instanceof FileTooLargeError || !next ? err : ((await parserError(next)) ?? err);
+    const cause =
+      err instanceof HttpError || err instanceof FileTooLargeError || !next ? err : ((await parserError(next)) ?? err);
     await store.remove(files.map((f) => f.storageKey));
     stopReading(request);
     throw toHttpError(cause, maxFiles, maxFileBytes);
@@ -223,12 +247,19 @@ export async function readJsonOrMultipart<T extends TObject>(
   options: Omit<ReadMultipartOptions, 'bodyKey'> = {},
 ): Promise<{ body: Static<T>; files: StoredFile[] }> {
   if (!request.isMultipart()) return { body: request.body as Static<T>, files: [] };
-  const { fields, files } = await readMultipart(request, store, { ...options, bodyKey: request.routeOptions.config?.bodyKey });
+  const { fields, files } = await readMultipart(request, store, {
+    ...options,
+    bodyKey: request.routeOptions.config?.bodyKey,
+  });
   return discardOnFailure(store, files, async () => ({ body: validateFields(schema, fields), files }));
 }
 
 /** Runs `operation`; if it throws, the stored files are removed before the error propagates. */
-export async function discardOnFailure<R>(store: FileStore, files: readonly StoredFile[], operation: () => Promise<R>): Promise<R> {
+export async function discardOnFailure<R>(
+  store: FileStore,
+  files: readonly StoredFile[],
+  operation: () => Promise<R>,
+): Promise<R> {
   try {
     return await operation();
   } catch (err) {

@@ -9,10 +9,18 @@ export const JsonObject = Type.Record(Type.String(), Type.Unknown());
 
 /** An absolute http(s) URL (links shown to people, addresses the service calls). */
 export const HttpUrl = (options: { maxLength?: number; description?: string } = {}) =>
-  Type.String({ format: 'http-url', maxLength: options.maxLength ?? 2048, ...(options.description ? { description: options.description } : {}) });
+  Type.String({
+    format: 'http-url',
+    maxLength: options.maxLength ?? 2048,
+    ...(options.description ? { description: options.description } : {}),
+  });
 
 /** An IANA time zone name (`America/Sao_Paulo`). */
-export const TimeZone = Type.String({ format: 'time-zone', maxLength: 64, description: 'IANA time zone, e.g. America/Sao_Paulo' });
+export const TimeZone = Type.String({
+  format: 'time-zone',
+  maxLength: 64,
+  description: 'IANA time zone, e.g. America/Sao_Paulo',
+});
 
 export const IdParam = Type.Integer({ minimum: 1, maximum: 2147483647 });
 

@@ -4,7 +4,9 @@ import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { compilePruner } from './body-shape.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
 
 const base: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false };
 

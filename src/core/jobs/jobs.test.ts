@@ -90,7 +90,9 @@ describe('enqueueJob and runDue', () => {
     const jobs = runner([definition]);
     await enqueueJob(database.db, { name: 'test.flaky' }, now);
     await jobs.runDue();
-    expect(await rows()).toMatchObject([{ status: 'pending', attempts: 1, run_at: T0 + MIN, last_error: 'receiver down' }]);
+    expect(await rows()).toMatchObject([
+      { status: 'pending', attempts: 1, run_at: T0 + MIN, last_error: 'receiver down' },
+    ]);
     now = T0 + MIN - 1;
     expect(await jobs.runDue()).toBe(0);
     now = T0 + MIN;
@@ -145,7 +147,9 @@ describe('recurring jobs', () => {
     fail = false;
     await jobs.runDue();
     expect(runs).toEqual([T0, T0 + 10 * MIN, T0 + 20 * MIN]);
-    expect(await rows()).toMatchObject([{ status: 'pending', run_at: T0 + 30 * MIN, recurrence: 'every 600000', last_error: null }]);
+    expect(await rows()).toMatchObject([
+      { status: 'pending', run_at: T0 + 30 * MIN, recurrence: 'every 600000', last_error: null },
+    ]);
   });
 
   it('daily schedules fire once a day at their UTC time', () => {

@@ -65,7 +65,11 @@ const DAY_MS = 24 * 60 * 60_000;
 const enqueueListeners = new Set<() => void>();
 
 /** Queues a job in the caller's transaction (it exists only if that transaction commits). */
-export async function enqueueJob<DB extends JobsDatabase>(trx: Transaction<DB> | Kysely<DB>, job: NewJob, now = Date.now()): Promise<void> {
+export async function enqueueJob<DB extends JobsDatabase>(
+  trx: Transaction<DB> | Kysely<DB>,
+  job: NewJob,
+  now = Date.now(),
+): Promise<void> {
   const db = trx as unknown as Kysely<JobsDatabase>;
   await db
     .insertInto('jobs')
@@ -75,7 +79,14 @@ export async function enqueueJob<DB extends JobsDatabase>(trx: Transaction<DB> |
   for (const listener of enqueueListeners) listener();
 }
 
-function newRow(name: string, payload: unknown, runAt: number, dedupeKey: string | null, recurrence: string | null, now: number) {
+function newRow(
+  name: string,
+  payload: unknown,
+  runAt: number,
+  dedupeKey: string | null,
+  recurrence: string | null,
+  now: number,
+) {
   return {
     name,
     payload: JSON.stringify(payload),
@@ -177,7 +188,9 @@ export class JobRunner {
       await this.db
         .insertInto('jobs')
         .values(newRow(definition.name, {}, now, RECURRING_KEY, text, now))
-        .onConflict((oc) => oc.columns(['name', 'dedupe_key']).where('dedupe_key', 'is not', null).doUpdateSet({ recurrence: text }))
+        .onConflict((oc) =>
+          oc.columns(['name', 'dedupe_key']).where('dedupe_key', 'is not', null).doUpdateSet({ recurrence: text }),
+        )
         .execute();
     }
   }
@@ -197,14 +210,19 @@ export class JobRunner {
     const names = [...this.byName.keys()];
     if (names.length === 0) return Promise.resolve([]);
     const now = this.clock();
-    return claimLeased<JobRow>(this.db, this.options.dialect, { table: 'jobs', waiting: 'pending', running: 'running', dueColumn: 'run_at' }, {
-      now,
-      // Each row gets the longest lease of the claimable jobs; handlers may extend theirs.
-      leaseMs: Math.max(...[...this.byName.values()].map((d) => d.leaseMs ?? DEFAULT_LEASE_MS)),
-      limit: this.options.concurrency ?? 4,
-      set: { updated_at: now },
-      where: (q) => q.where('name', 'in', names),
-    });
+    return claimLeased<JobRow>(
+      this.db,
+      this.options.dialect,
+      { table: 'jobs', waiting: 'pending', running: 'running', dueColumn: 'run_at' },
+      {
+        now,
+        // Each row gets the longest lease of the claimable jobs; handlers may extend theirs.
+        leaseMs: Math.max(...[...this.byName.values()].map((d) => d.leaseMs ?? DEFAULT_LEASE_MS)),
+        limit: this.options.concurrency ?? 4,
+        set: { updated_at: now },
+        where: (q) => q.where('name', 'in', names),
+      },
+    );
   }
 
   private async run(row: JobRow): Promise<void> {
@@ -214,12 +232,20 @@ export class JobRunner {
       now: this.clock(),
       logger,
       extendLease: async (ms) => {
-        await this.db.updateTable('jobs').set({ locked_until: this.clock() + ms }).where('id', '=', row.id).where('status', '=', 'running').execute();
+        await this.db
+          .updateTable('jobs')
+          .set({ locked_until: this.clock() + ms })
+          .where('id', '=', row.id)
+          .where('status', '=', 'running')
+          .execute();
       },
     };
     let error: string | null = null;
     try {
-      await definition.handle({ id: row.id, name: row.name, payload: parsePayload(row.payload), attempts: row.attempts, runAt: row.run_at }, context);
+      await definition.handle(
+        { id: row.id, name: row.name, payload: parsePayload(row.payload), attempts: row.attempts, runAt: row.run_at },
+        context,
+      );
     } catch (err) {
       error = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
       logger.error({ err, jobId: row.id, job: row.name, attempts: row.attempts }, 'job failed');
@@ -229,18 +255,39 @@ export class JobRunner {
 
   private async finish(row: JobRow, definition: JobDefinition, error: string | null): Promise<void> {
     const now = this.clock();
-    const retryAt = error === null ? null : nextAttemptAt(now, row.attempts, definition.retryDelaysMs ?? DEFAULT_JOB_RETRY_DELAYS_MS);
+    const retryAt =
+      error === null ? null : nextAttemptAt(now, row.attempts, definition.retryDelaysMs ?? DEFAULT_JOB_RETRY_DELAYS_MS);
     let values: Updateable<JobsTable>;
     if (retryAt !== null) {
       values = { status: 'pending', run_at: retryAt, locked_until: null, last_error: error, updated_at: now };
     } else if (definition.schedule) {
       // Recurring: the next occurrence, with a fresh count of attempts.
-      values = { status: 'pending', run_at: nextOccurrence(definition.schedule, now), attempts: 0, locked_until: null, last_error: error, updated_at: now, finished_at: now };
+      values = {
+        status: 'pending',
+        run_at: nextOccurrence(definition.schedule, now),
+        attempts: 0,
+        locked_until: null,
+        last_error: error,
+        updated_at: now,
+        finished_at: now,
+      };
     } else {
-      values = { status: error === null ? 'done' : 'failed', locked_until: null, last_error: error, updated_at: now, finished_at: now };
+      values = {
+        status: error === null ? 'done' : 'failed',
+        locked_until: null,
+        last_error: error,
+        updated_at: now,
+        finished_at: now,
+      };
     }
     // Only while this worker still holds it (a lease that ran out may have passed to another).
-    await this.db.updateTable('jobs').set(values).where('id', '=', row.id).where('status', '=', 'running').where('attempts', '=', row.attempts).execute();
+    await this.db
+      .updateTable('jobs')
+      .set(values)
+      .where('id', '=', row.id)
+      .where('status', '=', 'running')
+      .where('attempts', '=', row.attempts)
+      .execute();
   }
 }
 

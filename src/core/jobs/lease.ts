@@ -36,7 +36,12 @@ export interface ClaimOptions {
   set?: Record<string, unknown>;
 }
 
-export async function claimLeased<Row>(db: Kysely<any>, dialect: DialectName, queue: LeasedQueue, options: ClaimOptions): Promise<Row[]> {
+export async function claimLeased<Row>(
+  db: Kysely<any>,
+  dialect: DialectName,
+  queue: LeasedQueue,
+  options: ClaimOptions,
+): Promise<Row[]> {
   const { now, leaseMs, limit } = options;
   if (limit <= 0) return [];
   return db

@@ -35,18 +35,27 @@ function worker(options: { transport?: boolean } = {}) {
     db: database.db,
     dialect: database.dialect,
     logger,
-    transportFor: instanceTransport(options.transport === false ? null : smtp.url, 'Ponte <mailer@ponte.test>', createSmtpTransport),
+    transportFor: instanceTransport(
+      options.transport === false ? null : smtp.url,
+      'Ponte <mailer@ponte.test>',
+      createSmtpTransport,
+    ),
     retryDelaysMs: [30, 60, 90],
   });
   workers.push(w);
   return w;
 }
 
-const row = (id: string) => database.db.selectFrom('outgoing_emails').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const row = (id: string) =>
+  database.db.selectFrom('outgoing_emails').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function queue(subject = 'Hello') {
-  return database.db.transaction().execute((trx) => enqueueEmail(trx, { to: ['a@example.test'], subject, text: 'Body text', accountId: 7, source: 'test' }));
+  return database.db
+    .transaction()
+    .execute((trx) =>
+      enqueueEmail(trx, { to: ['a@example.test'], subject, text: 'Body text', accountId: 7, source: 'test' }),
+    );
 }
 
 describe('mail worker', () => {
@@ -106,12 +115,20 @@ describe('mail worker', () => {
 
   it('takes over an e-mail whose worker died mid-send once its lease expired', async () => {
     const id = await queue();
-    await database.db.updateTable('outgoing_emails').set({ status: 'sending', attempts: 1, locked_until: Date.now() - 1 }).where('id', '=', id).execute();
+    await database.db
+      .updateTable('outgoing_emails')
+      .set({ status: 'sending', attempts: 1, locked_until: Date.now() - 1 })
+      .where('id', '=', id)
+      .execute();
     expect(await worker().runOnce()).toBe(1);
     expect(await row(id)).toMatchObject({ status: 'sent', attempts: 2 });
     // A live lease is left alone.
     const held = await queue('Held');
-    await database.db.updateTable('outgoing_emails').set({ status: 'sending', attempts: 1, locked_until: Date.now() + 60_000 }).where('id', '=', held).execute();
+    await database.db
+      .updateTable('outgoing_emails')
+      .set({ status: 'sending', attempts: 1, locked_until: Date.now() + 60_000 })
+      .where('id', '=', held)
+      .execute();
     expect(await worker().runOnce()).toBe(0);
   });
 
@@ -123,7 +140,11 @@ describe('mail worker', () => {
 
   it('the started worker sends what is queued without being called', async () => {
     const w = new MailWorker<OutgoingEmailsDatabase>({
-      db: database.db, dialect: database.dialect, logger, transportFor: instanceTransport(smtp.url, 'mailer@ponte.test', createSmtpTransport), pollIntervalMs: 20,
+      db: database.db,
+      dialect: database.dialect,
+      logger,
+      transportFor: instanceTransport(smtp.url, 'mailer@ponte.test', createSmtpTransport),
+      pollIntervalMs: 20,
     });
     workers.push(w);
     w.start();

@@ -106,7 +106,10 @@ export class MailWorker<DB extends OutgoingEmailsDatabase> {
     const retryIndex = email.attempts - 1;
     const retryAt = retryIndex < delays.length ? Date.now() + delays[retryIndex] : null;
     await markEmailFailed(this.options.db, email.id, message, retryAt);
-    this.options.logger.info({ emailId: email.id, attempts: email.attempts, error: message, final: retryAt === null }, 'e-mail attempt failed');
+    this.options.logger.info(
+      { emailId: email.id, attempts: email.attempts, error: message, final: retryAt === null },
+      'e-mail attempt failed',
+    );
   }
 }
 
@@ -114,7 +117,12 @@ export class MailWorker<DB extends OutgoingEmailsDatabase> {
  * One attempt at a claimed e-mail: picks its transport, sends it, and marks it sent. Returns null
  * on success, else the error (the caller decides between a retry and giving up).
  */
-export async function deliverEmail(db: Kysely<any>, email: OutgoingEmail, transportFor: TransportFor, logger: FastifyBaseLogger): Promise<string | null> {
+export async function deliverEmail(
+  db: Kysely<any>,
+  email: OutgoingEmail,
+  transportFor: TransportFor,
+  logger: FastifyBaseLogger,
+): Promise<string | null> {
   let resolved: ResolvedTransport | null;
   try {
     resolved = await transportFor(email);
@@ -150,11 +158,21 @@ export async function deliverEmail(db: Kysely<any>, email: OutgoingEmail, transp
  * process dies before the attempt, the e-mail is still queued and the worker sends it. Returns the
  * error, or null once sent; a row the worker claimed first counts as handed over (null).
  */
-export async function sendQueuedNow(db: Kysely<any>, id: string, transportFor: TransportFor, logger: FastifyBaseLogger): Promise<string | null> {
+export async function sendQueuedNow(
+  db: Kysely<any>,
+  id: string,
+  transportFor: TransportFor,
+  logger: FastifyBaseLogger,
+): Promise<string | null> {
   const now = Date.now();
   const claimed = (await (db as Kysely<OutgoingEmailsDatabase>)
     .updateTable('outgoing_emails')
-    .set((eb) => ({ status: 'sending', locked_until: now + 120_000, attempts: eb('attempts', '+', 1), last_attempt_at: now }))
+    .set((eb) => ({
+      status: 'sending',
+      locked_until: now + 120_000,
+      attempts: eb('attempts', '+', 1),
+      last_attempt_at: now,
+    }))
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .returningAll()
@@ -166,7 +184,11 @@ export async function sendQueuedNow(db: Kysely<any>, id: string, transportFor: T
 }
 
 /** The instance-wide transport (SMTP_URL), shared by every e-mail, or none. */
-export function instanceTransport(smtpUrl: string | null, from: string, create: (url: string) => MailTransport): TransportFor {
+export function instanceTransport(
+  smtpUrl: string | null,
+  from: string,
+  create: (url: string) => MailTransport,
+): TransportFor {
   let transport: MailTransport | null = null;
   const pick = async () => {
     if (!smtpUrl) return null;

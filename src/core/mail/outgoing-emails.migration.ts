@@ -22,10 +22,22 @@ export async function createOutgoingEmailsTable(db: Kysely<any>, _dialect: Diale
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   // The worker's claim: due pending e-mails, and expired leases of crashed workers.
-  await db.schema.createIndex('outgoing_emails_due_idx').on('outgoing_emails').columns(['status', 'next_attempt_at']).execute();
-  await db.schema.createIndex('outgoing_emails_lease_idx').on('outgoing_emails').columns(['status', 'locked_until']).execute();
+  await db.schema
+    .createIndex('outgoing_emails_due_idx')
+    .on('outgoing_emails')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('outgoing_emails_lease_idx')
+    .on('outgoing_emails')
+    .columns(['status', 'locked_until'])
+    .execute();
   // The e-mails of one account, newest first.
-  await db.schema.createIndex('outgoing_emails_account_idx').on('outgoing_emails').columns(['account_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('outgoing_emails_account_idx')
+    .on('outgoing_emails')
+    .columns(['account_id', 'created_at'])
+    .execute();
 }
 
 /** Reply-To and attachments on queued e-mails (part of the backbone upgrade). */

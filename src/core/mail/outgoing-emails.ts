@@ -49,7 +49,12 @@ export interface NewEmail {
   source?: string | null;
 }
 
-const EMAIL_QUEUE: LeasedQueue = { table: 'outgoing_emails', waiting: 'pending', running: 'sending', dueColumn: 'next_attempt_at' };
+const EMAIL_QUEUE: LeasedQueue = {
+  table: 'outgoing_emails',
+  waiting: 'pending',
+  running: 'sending',
+  dueColumn: 'next_attempt_at',
+};
 
 const table = <DB extends OutgoingEmailsDatabase>(q: Kysely<DB>) => q as unknown as Kysely<OutgoingEmailsDatabase>;
 
@@ -108,7 +113,12 @@ export async function markEmailSent<DB extends OutgoingEmailsDatabase>(db: Kysel
 }
 
 /** Records a failed attempt: another try at `retryAt`, or `failed` for good when it is null. */
-export async function markEmailFailed<DB extends OutgoingEmailsDatabase>(db: Kysely<DB>, id: string, error: string, retryAt: number | null) {
+export async function markEmailFailed<DB extends OutgoingEmailsDatabase>(
+  db: Kysely<DB>,
+  id: string,
+  error: string,
+  retryAt: number | null,
+) {
   await table(db)
     .updateTable('outgoing_emails')
     .set({

@@ -28,11 +28,17 @@ describe('service modules', () => {
 
   it('collect migrations in name order and refuse a name declared twice', () => {
     expect(Object.keys(collectMigrations([greeter, shouter]))).toEqual(['0001_base', '0002_greeter', '0003_shouter']);
-    expect(() => collectMigrations([greeter, { name: 'copy', migrations: { '0002_greeter': { up } } }])).toThrow(/0002_greeter is declared twice/);
+    expect(() => collectMigrations([greeter, { name: 'copy', migrations: { '0002_greeter': { up } } }])).toThrow(
+      /0002_greeter is declared twice/,
+    );
   });
 
   it("gather every module's listeners and jobs", () => {
-    const { listeners, jobs } = backgroundOf([greeter, shouter], { deps: { name: 'x' }, services: {}, logger: undefined as never });
+    const { listeners, jobs } = backgroundOf([greeter, shouter], {
+      deps: { name: 'x' },
+      services: {},
+      logger: undefined as never,
+    });
     expect(listeners.map((l) => l.name)).toEqual(['greeter-listener']);
     expect(jobs.map((j) => j.name)).toEqual(['greeter.tick']);
   });

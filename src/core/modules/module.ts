@@ -46,7 +46,10 @@ export function collectMigrations(modules: readonly AnyModule[]): Record<string,
 }
 
 /** The service container: each module's services, built in list order. */
-export function buildServices<Deps, Services>(deps: Deps, modules: readonly ServiceModule<Deps, Services, any, any, any>[]): Services {
+export function buildServices<Deps, Services>(
+  deps: Deps,
+  modules: readonly ServiceModule<Deps, Services, any, any, any>[],
+): Services {
   const services = {} as Services;
   for (const module of modules) Object.assign(services as object, module.services?.(deps, services) ?? {});
   return services;

@@ -105,7 +105,13 @@ export class CableHub<S> {
       socket.close(this.closing ? 1001 : 1013, this.closing ? 'server shutting down' : 'too many connections');
       return;
     }
-    const connection: Connection<S> = { socket, subscriptions: new Map(), pending: new Set(), attempts: 0, alive: true };
+    const connection: Connection<S> = {
+      socket,
+      subscriptions: new Map(),
+      pending: new Set(),
+      attempts: 0,
+      alive: true,
+    };
     this.connections.add(connection);
     socket.on('message', (data, isBinary) => {
       if (isBinary) return;

@@ -93,21 +93,36 @@ async function seed() {
   });
   await t.db
     .insertInto('outgoing_emails')
-    .values([email('old-sent', 'sent', OLD), email('old-failed', 'failed', OLD), email('old-pending', 'pending', OLD), email('recent-sent', 'sent', RECENT)])
+    .values([
+      email('old-sent', 'sent', OLD),
+      email('old-failed', 'failed', OLD),
+      email('old-pending', 'pending', OLD),
+      email('recent-sent', 'sent', RECENT),
+    ])
     .execute();
 }
 
 const names = async () => ({
   events: (await t.db.selectFrom('outbox_events').select('name').orderBy('name').execute()).map((r) => r.name),
-  deliveries: (await t.db.selectFrom('webhook_deliveries').select('event_name').orderBy('event_name').execute()).map((r) => r.event_name),
-  emails: (await t.db.selectFrom('outgoing_emails').select('subject').orderBy('subject').execute()).map((r) => r.subject),
+  deliveries: (await t.db.selectFrom('webhook_deliveries').select('event_name').orderBy('event_name').execute()).map(
+    (r) => r.event_name,
+  ),
+  emails: (await t.db.selectFrom('outgoing_emails').select('subject').orderBy('subject').execute()).map(
+    (r) => r.subject,
+  ),
 });
 
 const pruner = (retentionDays: number, batchSize = 2) => {
   const p = new HistoryPruner({ db: t.db, retentionMs: retentionDays * DAY, batchSize });
   return { prune: () => p.prune(NOW) };
 };
-const counts = (events: number, deliveries: number, emails: number) => ({ events, deliveries, emails, retries: 0, jobs: 0 });
+const counts = (events: number, deliveries: number, emails: number) => ({
+  events,
+  deliveries,
+  emails,
+  retries: 0,
+  jobs: 0,
+});
 
 describe('HistoryPruner', () => {
   it('deletes ended history older than the retention, in batches, and keeps everything pending, in flight or recent', async () => {

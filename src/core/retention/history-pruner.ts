@@ -46,7 +46,11 @@ export class HistoryPruner {
     const cutoff = now - this.options.retentionMs;
     const batch = this.options.batchSize ?? 1000;
     const db = this.options.db;
-    const prune = (table: string, time: string, narrow?: (q: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any>) =>
+    const prune = (
+      table: string,
+      time: string,
+      narrow?: (q: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any>,
+    ) =>
       this.inBatches(async () => {
         const result = await db
           .deleteFrom(table)
@@ -59,16 +63,26 @@ export class HistoryPruner {
         return Number(result.numDeletedRows);
       }, batch);
 
-    const deliveries = await prune('webhook_deliveries', 'created_at', (q) => q.where('status', 'in', ['succeeded', 'failed', 'cancelled']));
+    const deliveries = await prune('webhook_deliveries', 'created_at', (q) =>
+      q.where('status', 'in', ['succeeded', 'failed', 'cancelled']),
+    );
     const emails = await prune('outgoing_emails', 'created_at', (q) => q.where('status', 'in', ['sent', 'failed']));
-    const retries = await prune('outbox_retries', 'finished_at', (q) => q.where('status', 'in', ['succeeded', 'failed']));
-    const jobs = await prune('jobs', 'finished_at', (q) => q.where('status', 'in', ['done', 'failed']).where('recurrence', 'is', null));
+    const retries = await prune('outbox_retries', 'finished_at', (q) =>
+      q.where('status', 'in', ['succeeded', 'failed']),
+    );
+    const jobs = await prune('jobs', 'finished_at', (q) =>
+      q.where('status', 'in', ['done', 'failed']).where('recurrence', 'is', null),
+    );
     // Undispatched events have no dispatched_at; an event with a retry still to run is kept for it.
     const events = await prune('outbox_events', 'dispatched_at', (q) =>
       q.where((eb) =>
         eb.not(
           eb.exists(
-            eb.selectFrom('outbox_retries').select('outbox_retries.id').whereRef('outbox_retries.event_id', '=', 'outbox_events.id').where('outbox_retries.status', 'in', ['pending', 'running']),
+            eb
+              .selectFrom('outbox_retries')
+              .select('outbox_retries.id')
+              .whereRef('outbox_retries.event_id', '=', 'outbox_events.id')
+              .where('outbox_retries.status', 'in', ['pending', 'running']),
           ),
         ),
       ),

@@ -24,11 +24,17 @@ export function createSecretBox(secret: string, purpose: string): SecretBox {
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       cipher.setAAD(Buffer.from(context, 'utf8'));
       const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+      return [
+        VERSION,
+        iv.toString('base64url'),
+        cipher.getAuthTag().toString('base64url'),
+        body.toString('base64url'),
+      ].join('.');
     },
     open(sealed, context = '') {
       const [version, iv, tag, body] = sealed.split('.');
-      if (version !== VERSION || iv === undefined || tag === undefined || body === undefined) throw new Error('not a sealed value');
+      if (version !== VERSION || iv === undefined || tag === undefined || body === undefined)
+        throw new Error('not a sealed value');
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
       decipher.setAAD(Buffer.from(context, 'utf8'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));

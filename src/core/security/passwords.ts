@@ -23,7 +23,10 @@ let dummyHash: Promise<string> | null = null;
  * Like verifyPassword, but without a stored hash (unknown user) it still verifies against a
  * throwaway hash, so "no such user" takes as long as "wrong password" and timing reveals nothing.
  */
-export async function verifyPasswordEvenIfMissing(stored: string | null | undefined, password: string): Promise<boolean> {
+export async function verifyPasswordEvenIfMissing(
+  stored: string | null | undefined,
+  password: string,
+): Promise<boolean> {
   if (stored) return verifyPassword(stored, password);
   dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
   await verifyPassword(await dummyHash, password);

@@ -11,5 +11,9 @@ export async function createRateLimitTable(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('rate_limit_buckets_pk', ['key', 'window_start'])
     .execute();
-  await db.schema.createIndex('rate_limit_buckets_expires_idx').on('rate_limit_buckets').columns(['expires_at']).execute();
+  await db.schema
+    .createIndex('rate_limit_buckets_expires_idx')
+    .on('rate_limit_buckets')
+    .columns(['expires_at'])
+    .execute();
 }

@@ -59,11 +59,18 @@ export class RateLimiter {
 }
 
 /** Adds one hit to a fixed-window bucket (created on first hit) and returns the bucket's count. */
-async function hitBucket(q: Kysely<RateLimitDatabase>, key: string, windowStart: number, expiresAt: number): Promise<number> {
+async function hitBucket(
+  q: Kysely<RateLimitDatabase>,
+  key: string,
+  windowStart: number,
+  expiresAt: number,
+): Promise<number> {
   const row = await q
     .insertInto('rate_limit_buckets')
     .values({ key, window_start: windowStart, count: 1, expires_at: expiresAt })
-    .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet({ count: sql<number>`rate_limit_buckets.count + 1` }))
+    .onConflict((oc) =>
+      oc.columns(['key', 'window_start']).doUpdateSet({ count: sql<number>`rate_limit_buckets.count + 1` }),
+    )
     .returning('count')
     .executeTakeFirstOrThrow();
   return Number(row.count);
@@ -71,12 +78,20 @@ async function hitBucket(q: Kysely<RateLimitDatabase>, key: string, windowStart:
 
 /** The count of a bucket (0 when absent). */
 async function bucketCount(q: Kysely<RateLimitDatabase>, key: string, windowStart: number): Promise<number> {
-  const row = await q.selectFrom('rate_limit_buckets').select('count').where('key', '=', key).where('window_start', '=', windowStart).executeTakeFirst();
+  const row = await q
+    .selectFrom('rate_limit_buckets')
+    .select('count')
+    .where('key', '=', key)
+    .where('window_start', '=', windowStart)
+    .executeTakeFirst();
   return row ? Number(row.count) : 0;
 }
 
 /** 0 when the hit is within the limit; otherwise how long until one more hit would be. */
-export function rateLimitWaitMs(r: RateRule, s: { now: number; windowStart: number; current: number; previous: number }): number {
+export function rateLimitWaitMs(
+  r: RateRule,
+  s: { now: number; windowStart: number; current: number; previous: number },
+): number {
   const elapsed = (s.now - s.windowStart) / r.windowMs;
   const estimate = s.previous * (1 - elapsed) + s.current;
   if (estimate <= r.limit) return 0;

@@ -27,7 +27,12 @@ interface Format {
  */
 const DOCUMENTS_AND_IMAGES: Format[] = [
   { kind: 'image', contentType: 'image/png', extensions: ['png'] },
-  { kind: 'image', contentType: 'image/jpeg', extensions: ['jpg', 'jpeg', 'jpe', 'jfif'], aliases: ['image/jpg', 'image/pjpeg'] },
+  {
+    kind: 'image',
+    contentType: 'image/jpeg',
+    extensions: ['jpg', 'jpeg', 'jpe', 'jfif'],
+    aliases: ['image/jpg', 'image/pjpeg'],
+  },
   { kind: 'image', contentType: 'image/gif', extensions: ['gif'] },
   { kind: 'image', contentType: 'image/webp', extensions: ['webp'] },
   { kind: 'file', contentType: 'application/pdf', extensions: ['pdf'], aliases: ['application/x-pdf'] },
@@ -44,7 +49,12 @@ const DOCUMENTS_AND_IMAGES: Format[] = [
     contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     extensions: ['xlsx'],
   },
-  { kind: 'file', contentType: 'text/csv', extensions: ['csv'], aliases: ['application/csv', 'text/x-csv', 'text/comma-separated-values'] },
+  {
+    kind: 'file',
+    contentType: 'text/csv',
+    extensions: ['csv'],
+    aliases: ['application/csv', 'text/x-csv', 'text/comma-separated-values'],
+  },
   { kind: 'file', contentType: 'text/plain', extensions: ['txt', 'text', 'log', 'csv'] },
 ];
 
@@ -55,11 +65,26 @@ const DOCUMENTS_AND_IMAGES: Format[] = [
  * download, never inline under a type a browser might treat as something else.
  */
 const MEDIA: Format[] = [
-  { kind: 'audio', contentType: 'audio/mpeg', extensions: ['mp3', 'mpga', 'mpeg'], aliases: ['audio/mp3', 'audio/mpeg3', 'audio/x-mpeg', 'audio/x-mp3'] },
+  {
+    kind: 'audio',
+    contentType: 'audio/mpeg',
+    extensions: ['mp3', 'mpga', 'mpeg'],
+    aliases: ['audio/mp3', 'audio/mpeg3', 'audio/x-mpeg', 'audio/x-mp3'],
+  },
   { kind: 'audio', contentType: 'audio/mp4', extensions: ['m4a', 'mp4', 'aac'], aliases: ['audio/x-m4a', 'audio/m4a'] },
   { kind: 'audio', contentType: 'audio/aac', extensions: ['aac', 'm4a'], aliases: ['audio/x-aac', 'audio/aacp'] },
-  { kind: 'audio', contentType: 'audio/ogg', extensions: ['ogg', 'oga', 'opus'], aliases: ['audio/opus', 'audio/vorbis', 'audio/x-ogg'] },
-  { kind: 'audio', contentType: 'audio/wav', extensions: ['wav'], aliases: ['audio/x-wav', 'audio/wave', 'audio/vnd.wave'] },
+  {
+    kind: 'audio',
+    contentType: 'audio/ogg',
+    extensions: ['ogg', 'oga', 'opus'],
+    aliases: ['audio/opus', 'audio/vorbis', 'audio/x-ogg'],
+  },
+  {
+    kind: 'audio',
+    contentType: 'audio/wav',
+    extensions: ['wav'],
+    aliases: ['audio/x-wav', 'audio/wave', 'audio/vnd.wave'],
+  },
   { kind: 'audio', contentType: 'audio/webm', extensions: ['weba', 'webm'] },
   { kind: 'audio', contentType: 'audio/amr', extensions: ['amr'], aliases: ['audio/amr-wb', 'audio/x-amr'] },
   { kind: 'audio', contentType: 'audio/flac', extensions: ['flac'], aliases: ['audio/x-flac'] },
@@ -79,7 +104,13 @@ const MEDIA: Format[] = [
 const FORMATS = [...DOCUMENTS_AND_IMAGES, ...MEDIA];
 
 /** Types that say nothing about the content: the extension decides. */
-const UNTYPED = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/x-download', 'application/force-download']);
+const UNTYPED = new Set([
+  '',
+  'application/octet-stream',
+  'binary/octet-stream',
+  'application/x-download',
+  'application/force-download',
+]);
 
 export const SUPPORTED_FORMATS_TEXT =
   'images (PNG, JPG, GIF, WebP), documents (PDF, DOC, DOCX, XLS, XLSX, TXT, CSV), audio and video';
@@ -90,7 +121,11 @@ export function extensionOf(fileName: string): string | null {
   return /^[a-z0-9]{1,10}$/.test(ext) ? ext : null;
 }
 
-const normalizeType = (raw: string | undefined | null) => String(raw ?? '').split(';')[0].trim().toLowerCase();
+const normalizeType = (raw: string | undefined | null) =>
+  String(raw ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
 
 /**
  * Decides whether a file may be stored, from its declared MIME type and its name's extension.

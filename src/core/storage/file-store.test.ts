@@ -21,7 +21,9 @@ afterEach(() => {
 function filesOnDisk(): string[] {
   const root = path.join(dir, 'uploads');
   if (!fs.existsSync(root)) return [];
-  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((p) => fs.statSync(path.join(root, p)).isFile());
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((p) =>
+    fs.statSync(path.join(root, p)).isFile(),
+  );
 }
 
 const meta = { fileName: 'a.txt', contentType: 'text/plain' };
@@ -34,7 +36,9 @@ describe('LocalFileStore', () => {
     const blob = await store.openRead(saved.storageKey);
     expect(blob?.size).toBe(11);
     expect(await text(blob!.stream)).toBe('hello world');
-    expect(filesOnDisk()).toEqual([path.join(saved.storageKey.slice(0, 2), saved.storageKey.slice(2, 4), saved.storageKey)]);
+    expect(filesOnDisk()).toEqual([
+      path.join(saved.storageKey.slice(0, 2), saved.storageKey.slice(2, 4), saved.storageKey),
+    ]);
   });
 
   it('gives every file its own 128-bit key, never derived from the name', async () => {
@@ -60,9 +64,9 @@ describe('LocalFileStore', () => {
       },
     });
     await expect(store.save(failing, meta)).rejects.toThrow('client went away');
-    await expect(store.save(Readable.from([Buffer.alloc(10), Buffer.alloc(10)]), { ...meta, maxBytes: 15 })).rejects.toBeInstanceOf(
-      FileTooLargeError,
-    );
+    await expect(
+      store.save(Readable.from([Buffer.alloc(10), Buffer.alloc(10)]), { ...meta, maxBytes: 15 }),
+    ).rejects.toBeInstanceOf(FileTooLargeError);
     expect(filesOnDisk()).toEqual([]);
   });
 
@@ -75,7 +79,15 @@ describe('LocalFileStore', () => {
   });
 
   it('refuses keys that are not exactly 32 hex characters', async () => {
-    for (const bad of ['../' + 'a'.repeat(29), 'A'.repeat(32), 'a'.repeat(31), 'a'.repeat(33), `${'a'.repeat(30)}/.`, '', '..']) {
+    for (const bad of [
+      '../' + 'a'.repeat(29),
+      'A'.repeat(32),
+      'a'.repeat(31),
+      'a'.repeat(33),
+      `${'a'.repeat(30)}/.`,
+      '',
+      '..',
+    ]) {
       expect(() => store.pathOf(bad), bad).toThrow('Invalid storage key');
       expect(await store.openRead(bad)).toBeUndefined();
     }
@@ -111,21 +123,57 @@ describe('sanitizeFileName', () => {
 
 describe('classifyFile', () => {
   it('accepts the supported formats and canonicalizes the type', () => {
-    expect(classifyFile('image/jpg', 'photo.JPG')).toEqual({ kind: 'image', contentType: 'image/jpeg', extension: 'jpg' });
-    expect(classifyFile('application/pdf', 'doc.pdf')).toEqual({ kind: 'file', contentType: 'application/pdf', extension: 'pdf' });
-    expect(classifyFile('audio/ogg; codecs=opus', 'voice.ogg')).toEqual({ kind: 'audio', contentType: 'audio/ogg', extension: 'ogg' });
+    expect(classifyFile('image/jpg', 'photo.JPG')).toEqual({
+      kind: 'image',
+      contentType: 'image/jpeg',
+      extension: 'jpg',
+    });
+    expect(classifyFile('application/pdf', 'doc.pdf')).toEqual({
+      kind: 'file',
+      contentType: 'application/pdf',
+      extension: 'pdf',
+    });
+    expect(classifyFile('audio/ogg; codecs=opus', 'voice.ogg')).toEqual({
+      kind: 'audio',
+      contentType: 'audio/ogg',
+      extension: 'ogg',
+    });
     expect(classifyFile('video/quicktime', 'clip.mov')).toMatchObject({ kind: 'video' });
     expect(classifyFile('application/octet-stream', 'sheet.xlsx')).toMatchObject({ kind: 'file', extension: 'xlsx' });
     expect(classifyFile('application/vnd.ms-excel', 'export.csv')).toMatchObject({ kind: 'file' });
-    expect(classifyFile('image/png', 'noextension')).toEqual({ kind: 'image', contentType: 'image/png', extension: null });
+    expect(classifyFile('image/png', 'noextension')).toEqual({
+      kind: 'image',
+      contentType: 'image/png',
+      extension: null,
+    });
   });
 
   it('keeps unlisted audio and video subtypes as plain downloads (security review: video/x-html served inline)', () => {
-    expect(classifyFile('video/x-html', 'page.html')).toEqual({ kind: 'file', contentType: 'application/octet-stream', extension: 'html' });
-    expect(classifyFile('audio/x-evil+xml', 'a.svg')).toEqual({ kind: 'file', contentType: 'application/octet-stream', extension: 'svg' });
-    expect(classifyFile('audio/mp3', 'song.mp3')).toEqual({ kind: 'audio', contentType: 'audio/mpeg', extension: 'mp3' });
-    expect(classifyFile('audio/opus', 'voice.opus')).toEqual({ kind: 'audio', contentType: 'audio/ogg', extension: 'opus' });
-    expect(classifyFile('application/octet-stream', 'voice.amr')).toEqual({ kind: 'audio', contentType: 'audio/amr', extension: 'amr' });
+    expect(classifyFile('video/x-html', 'page.html')).toEqual({
+      kind: 'file',
+      contentType: 'application/octet-stream',
+      extension: 'html',
+    });
+    expect(classifyFile('audio/x-evil+xml', 'a.svg')).toEqual({
+      kind: 'file',
+      contentType: 'application/octet-stream',
+      extension: 'svg',
+    });
+    expect(classifyFile('audio/mp3', 'song.mp3')).toEqual({
+      kind: 'audio',
+      contentType: 'audio/mpeg',
+      extension: 'mp3',
+    });
+    expect(classifyFile('audio/opus', 'voice.opus')).toEqual({
+      kind: 'audio',
+      contentType: 'audio/ogg',
+      extension: 'opus',
+    });
+    expect(classifyFile('application/octet-stream', 'voice.amr')).toEqual({
+      kind: 'audio',
+      contentType: 'audio/amr',
+      extension: 'amr',
+    });
   });
 
   it('refuses other types and mismatched extensions', () => {

@@ -136,7 +136,9 @@ export class LocalFileStore implements FileStore {
       }
       const picked = pickRange ? pickRange(info.size) : null;
       const range = picked ? { start: picked.start, end: Math.min(picked.end, info.size - 1) } : null;
-      const stream = range ? handle.createReadStream({ start: range.start, end: range.end }) : handle.createReadStream();
+      const stream = range
+        ? handle.createReadStream({ start: range.start, end: range.end })
+        : handle.createReadStream();
       return { stream, size: info.size, range };
     } catch (err) {
       await handle.close();

@@ -24,8 +24,16 @@ export async function createWebhookDeliveriesTable(db: Kysely<any>, _dialect: Di
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   // The worker's claim: due pending deliveries, and expired leases of crashed workers.
-  await db.schema.createIndex('webhook_deliveries_due_idx').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
-  await db.schema.createIndex('webhook_deliveries_lease_idx').on('webhook_deliveries').columns(['status', 'locked_until']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due_idx')
+    .on('webhook_deliveries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_lease_idx')
+    .on('webhook_deliveries')
+    .columns(['status', 'locked_until'])
+    .execute();
   // The delivery log of one subscriber, newest first.
   await db.schema
     .createIndex('webhook_deliveries_subscriber_idx')

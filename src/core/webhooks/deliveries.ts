@@ -45,7 +45,12 @@ export interface NewDelivery {
   payload: unknown;
 }
 
-const DELIVERY_QUEUE: LeasedQueue = { table: 'webhook_deliveries', waiting: 'pending', running: 'delivering', dueColumn: 'next_attempt_at' };
+const DELIVERY_QUEUE: LeasedQueue = {
+  table: 'webhook_deliveries',
+  waiting: 'pending',
+  running: 'delivering',
+  dueColumn: 'next_attempt_at',
+};
 
 const table = <DB extends DeliveriesDatabase>(q: Kysely<DB>) => q as unknown as Kysely<DeliveriesDatabase>;
 
@@ -94,11 +99,18 @@ export async function claimDue<DB extends DeliveriesDatabase>(
     limit,
     set: { last_attempt_at: now },
     where: (q) =>
-      busy.length === 0 ? q : q.where((eb) => eb.not(eb(eb.fn('concat', ['subscriber_type', eb.val(':'), 'subscriber_id']), 'in', busy))),
+      busy.length === 0
+        ? q
+        : q.where((eb) => eb.not(eb(eb.fn('concat', ['subscriber_type', eb.val(':'), 'subscriber_id']), 'in', busy))),
   });
 }
 
-export async function markSucceeded<DB extends DeliveriesDatabase>(db: Kysely<DB>, id: string, statusCode: number, now: number) {
+export async function markSucceeded<DB extends DeliveriesDatabase>(
+  db: Kysely<DB>,
+  id: string,
+  statusCode: number,
+  now: number,
+) {
   await table(db)
     .updateTable('webhook_deliveries')
     .set({ status: 'succeeded', delivered_at: now, locked_until: null, last_status_code: statusCode, last_error: null })

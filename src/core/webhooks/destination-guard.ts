@@ -133,10 +133,12 @@ export class DestinationGuard {
     } catch {
       throw new DestinationRefused('not a valid URL');
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DestinationRefused('only http and https URLs are allowed');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new DestinationRefused('only http and https URLs are allowed');
     const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
     if (this.hosts.has(host)) return url;
-    if (family(host) && !this.addressAllowed(host)) throw new DestinationRefused(`destination ${host} is not a public address`);
+    if (family(host) && !this.addressAllowed(host))
+      throw new DestinationRefused(`destination ${host} is not a public address`);
     if (host === 'localhost' || host.endsWith('.localhost') || host === 'metadata.google.internal') {
       throw new DestinationRefused(`destination ${host} is not a public address`);
     }
@@ -158,7 +160,9 @@ export class DestinationGuard {
       const byName = this.hosts.has(hostname.toLowerCase());
       const refused = list.find((a) => !byName && !this.addressAllowed(a.address));
       if (refused || list.length === 0) {
-        const e = new DestinationRefused(`destination ${hostname} resolves to ${refused?.address ?? 'nothing'}, which is not a public address`) as NodeJS.ErrnoException;
+        const e = new DestinationRefused(
+          `destination ${hostname} resolves to ${refused?.address ?? 'nothing'}, which is not a public address`,
+        ) as NodeJS.ErrnoException;
         e.code = 'EDESTINATIONREFUSED';
         return callback(e, []);
       }

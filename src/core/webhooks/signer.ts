@@ -17,7 +17,11 @@ export function signatureHeaders(
 ): Record<string, string> {
   const ts = String(timestampSeconds);
   const standard = createHmac('sha256', secret).update(`${deliveryId}.${ts}.${body}`).digest('base64');
-  const headers: Record<string, string> = { 'webhook-id': deliveryId, 'webhook-timestamp': ts, 'webhook-signature': `v1,${standard}` };
+  const headers: Record<string, string> = {
+    'webhook-id': deliveryId,
+    'webhook-timestamp': ts,
+    'webhook-signature': `v1,${standard}`,
+  };
   if (options.chatwoot) {
     const chatwoot = createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex');
     headers['x-chatwoot-signature'] = `sha256=${chatwoot}`;
@@ -28,7 +32,11 @@ export function signatureHeaders(
 }
 
 /** Verifies a Standard Webhooks signature header (as a receiver would). */
-export function verifyStandardSignature(secret: string, headers: Record<string, string | undefined>, body: string): boolean {
+export function verifyStandardSignature(
+  secret: string,
+  headers: Record<string, string | undefined>,
+  body: string,
+): boolean {
   const id = headers['webhook-id'];
   const ts = headers['webhook-timestamp'];
   const sig = headers['webhook-signature'];

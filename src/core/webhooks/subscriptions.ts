@@ -87,7 +87,8 @@ export class WebhookSubscriptions {
       try {
         this.guard.checkUrl(url);
       } catch (err) {
-        if (err instanceof DestinationRefused) throw unprocessable(`url ${err.message}`, [{ field: 'url', message: err.message }]);
+        if (err instanceof DestinationRefused)
+          throw unprocessable(`url ${err.message}`, [{ field: 'url', message: err.message }]);
         throw err;
       }
       out.url = url;
@@ -107,15 +108,29 @@ export class WebhookSubscriptions {
   }
 
   list(accountId: number, page: { limit: number; offset: number } = { limit: 1000, offset: 0 }): Promise<WebhookRow[]> {
-    return this.db.selectFrom('webhooks').selectAll().where('account_id', '=', accountId).orderBy('id').limit(page.limit).offset(page.offset).execute();
+    return this.db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
   }
 
   async count(accountId: number): Promise<number> {
-    const row = await this.db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number | string>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
-  async create(accountId: number, input: WebhookInput & { url: string; events: readonly string[] }): Promise<WebhookRow> {
+  async create(
+    accountId: number,
+    input: WebhookInput & { url: string; events: readonly string[] },
+  ): Promise<WebhookRow> {
     const { url, events } = this.validate(input);
     const now = Date.now();
     return this.db
@@ -139,14 +154,24 @@ export class WebhookSubscriptions {
     if (url !== undefined) values.url = url;
     if (events !== undefined) values.subscriptions = JSON.stringify(events);
     if (input.name !== undefined) values.name = input.name;
-    const row = await this.db.updateTable('webhooks').set(values).where('account_id', '=', accountId).where('id', '=', id).returningAll().executeTakeFirst();
+    const row = await this.db
+      .updateTable('webhooks')
+      .set(values)
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
     if (!row) throw notFound('Webhook');
     return row;
   }
 
   /** Deletes the registration; its pending deliveries are cancelled when the worker reaches them. */
   async delete(accountId: number, id: number): Promise<void> {
-    const result = await this.db.deleteFrom('webhooks').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('webhooks')
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound('Webhook');
   }
 
@@ -178,7 +203,11 @@ export function webhookFanOut<DB, M extends EventMap>(options: {
     async handle(trx: Transaction<DB>, event) {
       if (event.accountId === null) return;
       const q = trx as unknown as Kysely<WebhooksDatabase>;
-      const webhooks = await q.selectFrom('webhooks').select(['id', 'url', 'subscriptions']).where('account_id', '=', event.accountId).execute();
+      const webhooks = await q
+        .selectFrom('webhooks')
+        .select(['id', 'url', 'subscriptions'])
+        .where('account_id', '=', event.accountId)
+        .execute();
       const subscribed = webhooks.filter((w) => subscribedEvents(w).includes(event.name));
       if (subscribed.length === 0) return;
       const body = options.body(event as EventOf<M>);

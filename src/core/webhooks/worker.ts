@@ -3,7 +3,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Agent, fetch } from 'undici';
 import type { DialectName } from '../db/database.js';
-import { claimDue, markCancelled, markFailed, markSucceeded, type DeliveriesDatabase, type Delivery } from './deliveries.js';
+import {
+  claimDue,
+  markCancelled,
+  markFailed,
+  markSucceeded,
+  type DeliveriesDatabase,
+  type Delivery,
+} from './deliveries.js';
 import { DestinationGuard, DestinationRefused } from './destination-guard.js';
 import { signatureHeaders } from './signer.js';
 
@@ -169,7 +176,9 @@ export class DeliveryWorker<DB extends DeliveriesDatabase> {
       const headers = {
         'content-type': 'application/json',
         'user-agent': this.options.userAgent ?? 'Ponte-Webhooks/1.0',
-        ...signatureHeaders(secret, delivery.id, Math.floor(started / 1000), delivery.payload, { chatwoot: this.options.chatwootHeaders ?? false }),
+        ...signatureHeaders(secret, delivery.id, Math.floor(started / 1000), delivery.payload, {
+          chatwoot: this.options.chatwootHeaders ?? false,
+        }),
       };
       const response = await fetch(delivery.url, {
         method: 'POST',
@@ -196,7 +205,10 @@ export class DeliveryWorker<DB extends DeliveriesDatabase> {
     const retryIndex = delivery.attempts - 1;
     const retryAt = retryIndex < delays.length ? now + delays[retryIndex] : null;
     await this.record((q) => markFailed(q, delivery.id, { statusCode, error, retryAt }));
-    logger.info({ deliveryId: delivery.id, attempts: delivery.attempts, error, final: retryAt === null }, 'webhook attempt failed');
+    logger.info(
+      { deliveryId: delivery.id, attempts: delivery.attempts, error, final: retryAt === null },
+      'webhook attempt failed',
+    );
   }
 }
 
@@ -204,7 +216,8 @@ function describe(err: unknown, timeoutMs: number): string {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string; name?: string } };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
   if (err instanceof DestinationRefused) return err.message;
-  if (e?.cause?.name === 'DestinationRefused' || e?.cause?.code === 'EDESTINATIONREFUSED') return e.cause.message ?? 'destination refused';
+  if (e?.cause?.name === 'DestinationRefused' || e?.cause?.code === 'EDESTINATIONREFUSED')
+    return e.cause.message ?? 'destination refused';
   const code = e?.cause?.code;
   return code ? `${code}: ${e.cause?.message ?? e.message}` : (e?.message ?? String(err));
 }

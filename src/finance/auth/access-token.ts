@@ -39,7 +39,13 @@ export async function verifyAccessToken(key: Uint8Array, token: string): Promise
     const accountId = positiveId(payload.acc);
     const role = payload.role;
     const tokenVersion = payload.tv;
-    if (userId === null || accountId === null || (role !== 'admin' && role !== 'agent') || !Number.isInteger(tokenVersion)) return null;
+    if (
+      userId === null ||
+      accountId === null ||
+      (role !== 'admin' && role !== 'agent') ||
+      !Number.isInteger(tokenVersion)
+    )
+      return null;
     return { userId, accountId, role, tokenVersion: tokenVersion as number };
   } catch (err) {
     if (err instanceof errors.JOSEError) return null;

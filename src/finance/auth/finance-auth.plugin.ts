@@ -43,7 +43,8 @@ export const financeAuthPlugin = fp<{ deps: FinanceDeps }>(async (app: App, { de
     const claims = await verifyAccessToken(deps.secrets.jwtKey, token);
     if (!claims) throw unauthorized('Invalid or expired access token');
     const state = await findAuthState(deps.db, claims.userId, claims.accountId);
-    if (!state || state.token_version !== claims.tokenVersion || !state.role) throw unauthorized('Invalid or expired access token');
+    if (!state || state.token_version !== claims.tokenVersion || !state.role)
+      throw unauthorized('Invalid or expired access token');
     const ctx: FinanceContext = {
       accountId: claims.accountId,
       userId: claims.userId,

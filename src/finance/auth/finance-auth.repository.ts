@@ -8,7 +8,9 @@ import type { Q } from '../context.js';
 export async function findAuthState(q: Q, userId: number, accountId: number) {
   return q
     .selectFrom('users')
-    .leftJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'users.id').on('memberships.account_id', '=', accountId))
+    .leftJoin('memberships', (j) =>
+      j.onRef('memberships.user_id', '=', 'users.id').on('memberships.account_id', '=', accountId),
+    )
     .select(['users.token_version', 'users.is_super_admin', 'memberships.role'])
     .where('users.id', '=', userId)
     .executeTakeFirst();

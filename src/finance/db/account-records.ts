@@ -27,7 +27,8 @@ export function accountRecords<T extends RecordTable>(tableName: T) {
 
   const filtered = (q: Q, accountId: number, query: RecordQuery) => {
     let select = on(q).selectFrom(table).where('account_id', '=', accountId);
-    for (const [column, value] of Object.entries(query.equal)) if (value !== undefined) select = select.where(column, '=', value);
+    for (const [column, value] of Object.entries(query.equal))
+      if (value !== undefined) select = select.where(column, '=', value);
     if (query.period.from) select = select.where(query.period.column, '>=', query.period.from);
     if (query.period.to) select = select.where(query.period.column, '<=', query.period.to);
     return select;
@@ -35,7 +36,12 @@ export function accountRecords<T extends RecordTable>(tableName: T) {
 
   return {
     /** One page, ordered by the period column then id, and the total matching the filter. */
-    async page(q: Q, accountId: number, query: RecordQuery, page: { limit: number; offset: number }): Promise<{ rows: Row[]; total: number }> {
+    async page(
+      q: Q,
+      accountId: number,
+      query: RecordQuery,
+      page: { limit: number; offset: number },
+    ): Promise<{ rows: Row[]; total: number }> {
       const rows = await filtered(q, accountId, query)
         .selectAll()
         .orderBy(query.period.column, query.direction)
@@ -61,7 +67,12 @@ export function accountRecords<T extends RecordTable>(tableName: T) {
     },
 
     /** Changes the row; undefined when it is not the account's. */
-    async update(q: Q, accountId: number, id: number, values: Updateable<FinanceDatabase[T]>): Promise<Row | undefined> {
+    async update(
+      q: Q,
+      accountId: number,
+      id: number,
+      values: Updateable<FinanceDatabase[T]>,
+    ): Promise<Row | undefined> {
       return (await on(q)
         .updateTable(table)
         .set(values as Record<string, unknown>)
@@ -75,7 +86,13 @@ export function accountRecords<T extends RecordTable>(tableName: T) {
      * Changes the row only while its status is one of `from`: one conditional statement, so two
      * concurrent payments (or two runs of the daily job) cannot both succeed. Undefined otherwise.
      */
-    async transition(q: Q, accountId: number, id: number, from: readonly string[], values: Updateable<FinanceDatabase[T]>): Promise<Row | undefined> {
+    async transition(
+      q: Q,
+      accountId: number,
+      id: number,
+      from: readonly string[],
+      values: Updateable<FinanceDatabase[T]>,
+    ): Promise<Row | undefined> {
       return (await on(q)
         .updateTable(table)
         .set(values as Record<string, unknown>)
@@ -87,7 +104,11 @@ export function accountRecords<T extends RecordTable>(tableName: T) {
     },
 
     async delete(q: Q, accountId: number, id: number): Promise<boolean> {
-      const result = await on(q).deleteFrom(table).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+      const result = await on(q)
+        .deleteFrom(table)
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
   };

@@ -27,10 +27,16 @@ export const Money = (options: { minimum?: number; description?: string } = {}) 
   });
 
 /** A calendar date 'YYYY-MM-DD' (ajv's `date` format checks the day exists: 2025-02-30 is refused). */
-export const DateString = (description = "calendar date 'YYYY-MM-DD'") => Type.String({ format: 'date', maxLength: 10, description });
+export const DateString = (description = "calendar date 'YYYY-MM-DD'") =>
+  Type.String({ format: 'date', maxLength: 10, description });
 
 /** ISO 4217 code, upper case. */
-export const Currency = Type.String({ pattern: '^[A-Z]{3}$', minLength: 3, maxLength: 3, description: "ISO 4217 code, default 'BRL'" });
+export const Currency = Type.String({
+  pattern: '^[A-Z]{3}$',
+  minLength: 3,
+  maxLength: 3,
+  description: "ISO 4217 code, default 'BRL'",
+});
 export const DEFAULT_CURRENCY = 'BRL';
 
 /** Free text fields: required names (1..200) and optional notes (up to 2000). */
@@ -83,8 +89,16 @@ export function checkPeriod(period: { from?: string; to?: string }): void {
  * changed. `invalidTransition('bill', 'paid', ['open'], 'paid')`: "This bill is paid: only open
  * bills can be paid".
  */
-export function invalidTransition(what: string, status: string, allowedFrom: readonly string[], done: string): HttpError {
-  return new HttpError(409, 'invalid_transition', `This ${what} is ${status}: only ${allowedFrom.join(' or ')} ${what}s can be ${done}`, [
-    { field: 'status', message: `is ${status}` },
-  ]);
+export function invalidTransition(
+  what: string,
+  status: string,
+  allowedFrom: readonly string[],
+  done: string,
+): HttpError {
+  return new HttpError(
+    409,
+    'invalid_transition',
+    `This ${what} is ${status}: only ${allowedFrom.join(' or ')} ${what}s can be ${done}`,
+    [{ field: 'status', message: `is ${status}` }],
+  );
 }

@@ -39,8 +39,19 @@ function candidates(q: Q, query: CandidateQuery, billCondition: (p: { b: string;
   let select = q
     .selectFrom('bills as b')
     .innerJoin('memberships as m', 'm.account_id', 'b.account_id')
-    .leftJoin('notification_preferences as p', (join) => join.onRef('p.account_id', '=', 'm.account_id').onRef('p.user_id', '=', 'm.user_id'))
-    .select(['b.id as bill_id', 'b.account_id', 'm.user_id', 'b.supplier', 'b.description', 'b.amount_cents', 'b.currency', 'b.due_date'])
+    .leftJoin('notification_preferences as p', (join) =>
+      join.onRef('p.account_id', '=', 'm.account_id').onRef('p.user_id', '=', 'm.user_id'),
+    )
+    .select([
+      'b.id as bill_id',
+      'b.account_id',
+      'm.user_id',
+      'b.supplier',
+      'b.description',
+      'b.amount_cents',
+      'b.currency',
+      'b.due_date',
+    ])
     .where('b.status', '=', 'open')
     .where(billCondition({ b: 'b', p: 'p' }))
     .where(({ not, exists, selectFrom }) =>
@@ -57,7 +68,12 @@ function candidates(q: Q, query: CandidateQuery, billCondition: (p: { b: string;
   if (query.accountId !== undefined) select = select.where('b.account_id', '=', query.accountId);
   const after = query.after;
   if (after) {
-    select = select.where((eb) => eb.or([eb('b.id', '>', after.billId), eb.and([eb('b.id', '=', after.billId), eb('m.user_id', '>', after.userId)])]));
+    select = select.where((eb) =>
+      eb.or([
+        eb('b.id', '>', after.billId),
+        eb.and([eb('b.id', '=', after.billId), eb('m.user_id', '>', after.userId)]),
+      ]),
+    );
   }
   return select.orderBy('b.id').orderBy('m.user_id').limit(query.limit).execute() as Promise<BillAlertCandidate[]>;
 }
@@ -68,20 +84,30 @@ function candidates(q: Q, query: CandidateQuery, billCondition: (p: { b: string;
  * member's cutoff is picked with a CASE over those dates (no date arithmetic in SQL, which the two
  * dialects spell differently).
  */
-export function dueSoonCandidates(q: Q, query: Omit<CandidateQuery, 'type'> & { today: string; cutoffs: string[]; defaultDays: number }) {
+export function dueSoonCandidates(
+  q: Q,
+  query: Omit<CandidateQuery, 'type'> & { today: string; cutoffs: string[]; defaultDays: number },
+) {
   const { today, cutoffs, defaultDays } = query;
   const cutoff = sql<string>`case coalesce(p.days_before_due, ${sql.lit(defaultDays)}) ${sql.join(
     cutoffs.map((date, days) => sql`when ${sql.lit(days)} then ${date}`),
     sql` `,
   )} end`;
-  return candidates(q, { ...query, type: 'bill_due_soon' }, () =>
-    sql<SqlBool>`b.due_date >= ${today} and b.due_date <= ${cutoffs[cutoffs.length - 1]} and b.due_date <= ${cutoff} and coalesce(p.bill_due_soon, 1) = 1`,
+  return candidates(
+    q,
+    { ...query, type: 'bill_due_soon' },
+    () =>
+      sql<SqlBool>`b.due_date >= ${today} and b.due_date <= ${cutoffs[cutoffs.length - 1]} and b.due_date <= ${cutoff} and coalesce(p.bill_due_soon, 1) = 1`,
   );
 }
 
 /** Open bills past due (due date before today, UTC) for members whose `billOverdue` is on. */
 export function overdueCandidates(q: Q, query: Omit<CandidateQuery, 'type'> & { today: string }) {
-  return candidates(q, { ...query, type: 'bill_overdue' }, () => sql<SqlBool>`b.due_date < ${query.today} and coalesce(p.bill_overdue, 1) = 1`);
+  return candidates(
+    q,
+    { ...query, type: 'bill_overdue' },
+    () => sql<SqlBool>`b.due_date < ${query.today} and coalesce(p.bill_overdue, 1) = 1`,
+  );
 }
 
 /** Issued invoices past due, by id (keyset pages). */

@@ -43,13 +43,23 @@ const sorted = (...ids: string[]) => [...ids].sort();
 /** The scheduler with the daily job as the background defines it, on this app's database, with its own clock (not started). */
 async function jobRunnerOf(app: FinanceTestApp, clock: () => number) {
   const { services } = await financeServicesOf(app);
-  return new JobRunner({ db: app.db, dialect: app.dialect, logger: app.app.log, clock, definitions: [dailyJob(services.dailyAlerts)] });
+  return new JobRunner({
+    db: app.db,
+    dialect: app.dialect,
+    logger: app.app.log,
+    clock,
+    definitions: [dailyJob(services.dailyAlerts)],
+  });
 }
 
 /** The job as the background builds it, on this app's database, with its own clock. */
 async function jobAt(app: FinanceTestApp, now: number) {
   const { deps, services } = await financeServicesOf(app);
-  return new DailyAlertsJob(deps, { notifications: services.notifications, invoices: services.invoices, accountant: services.accountant }, () => now);
+  return new DailyAlertsJob(
+    deps,
+    { notifications: services.notifications, invoices: services.invoices, accountant: services.accountant },
+    () => now,
+  );
 }
 
 describe('the daily job, run on demand by an administrator (POST /api/notifications/run-daily-job)', () => {
@@ -58,10 +68,18 @@ describe('the daily job, run on demand by an administrator (POST /api/notificati
     const admin = account.admin;
     const agent = await addFinanceMember(t, account, 'agent');
     const a = financeClient(t.app, admin.accessToken);
-    expect((await financeClient(t.app, agent.accessToken).put('/api/notifications/preferences', { daysBeforeDue: 5, billOverdue: false })).status).toBe(200);
+    expect(
+      (
+        await financeClient(t.app, agent.accessToken).put('/api/notifications/preferences', {
+          daysBeforeDue: 5,
+          billOverdue: false,
+        })
+      ).status,
+    ).toBe(200);
 
     const today = utcDay(Date.now());
-    const bill = async (dueDate: string, fields: Record<string, unknown> = {}) => (await newFinanceBill(t, admin.accessToken, { dueDate, ...fields })).id as string;
+    const bill = async (dueDate: string, fields: Record<string, unknown> = {}) =>
+      (await newFinanceBill(t, admin.accessToken, { dueDate, ...fields })).id as string;
     const dueToday = await bill(today, { supplier: 'Water, Inc.', description: 'March', amount: 1234.5 });
     const inThree = await bill(addDays(today, 3));
     const inFive = await bill(addDays(today, 5));
@@ -80,7 +98,14 @@ describe('the daily job, run on demand by an administrator (POST /api/notificati
     expect(run.body).toEqual({
       success: true,
       message: 'Daily job run for this account',
-      data: { day: today, accountId: account.accountId, billDueSoon: 5, billOverdue: 1, invoicesOverdue: 0, accountantReports: 0 },
+      data: {
+        day: today,
+        accountId: account.accountId,
+        billDueSoon: 5,
+        billOverdue: 1,
+        invoicesOverdue: 0,
+        accountantReports: 0,
+      },
     });
     expect(await billIdsOf(admin, 'bill_due_soon')).toEqual(sorted(dueToday, inThree));
     expect(await billIdsOf(agent, 'bill_due_soon')).toEqual(sorted(dueToday, inThree, inFive));
@@ -91,7 +116,9 @@ describe('the daily job, run on demand by an administrator (POST /api/notificati
     expect(otherList.body.data.total).toBe(0);
 
     const list = await a.get('/api/notifications?type=bill_due_soon');
-    const water = (list.body.data.notifications as (Listed & { data: Record<string, unknown> })[]).find((n) => n.data.billId === dueToday)!;
+    const water = (list.body.data.notifications as (Listed & { data: Record<string, unknown> })[]).find(
+      (n) => n.data.billId === dueToday,
+    )!;
     expect(water).toMatchObject({
       title: 'Bill due soon',
       message: `Bill Water, Inc. (March) of BRL 1234.50 is due on ${today}`,
@@ -99,7 +126,10 @@ describe('the daily job, run on demand by an administrator (POST /api/notificati
       data: { billId: dueToday, supplier: 'Water, Inc.', amount: 1234.5, currency: 'BRL', dueDate: today },
     });
     const overdue = await a.get('/api/notifications?type=bill_overdue');
-    expect(overdue.body.data.notifications[0]).toMatchObject({ title: 'Bill overdue', message: expect.stringContaining('is not paid') });
+    expect(overdue.body.data.notifications[0]).toMatchObject({
+      title: 'Bill overdue',
+      message: expect.stringContaining('is not paid'),
+    });
 
     // Running again (or reading, deleting) creates nothing twice.
     const before = await countFinanceRows(t.db, 'notifications');
@@ -112,13 +142,19 @@ describe('the daily job, run on demand by an administrator (POST /api/notificati
     const account = await newFinanceAccount(t);
     const a = financeClient(t.app, account.admin.accessToken);
     const today = utcDay(Date.now());
-    const late = await newFinanceInvoice(t, account.admin.accessToken, { status: 'issued', dueDate: addDays(today, -2) });
+    const late = await newFinanceInvoice(t, account.admin.accessToken, {
+      status: 'issued',
+      dueDate: addDays(today, -2),
+    });
     const draft = await newFinanceInvoice(t, account.admin.accessToken, { dueDate: addDays(today, -2) });
     const notYet = await newFinanceInvoice(t, account.admin.accessToken, { status: 'issued', dueDate: today });
 
     const run = await a.post('/api/notifications/run-daily-job');
     expect(run.body.data).toMatchObject({ invoicesOverdue: 1 });
-    expect((await a.get(`/api/invoices/${late.id}`)).body.data).toMatchObject({ status: 'overdue', overdueAt: expect.any(String) });
+    expect((await a.get(`/api/invoices/${late.id}`)).body.data).toMatchObject({
+      status: 'overdue',
+      overdueAt: expect.any(String),
+    });
     expect((await a.get(`/api/invoices/${draft.id}`)).body.data.status).toBe('draft');
     expect((await a.get(`/api/invoices/${notYet.id}`)).body.data.status).toBe('issued');
     const events = await financeEvents(t.db, 'invoice.overdue', account.accountId);
@@ -133,7 +169,10 @@ describe('the daily job, run on demand by an administrator (POST /api/notificati
     const agent = await addFinanceMember(t, account, 'agent');
     const today = utcDay(Date.now());
     await newFinanceBill(t, account.admin.accessToken, { dueDate: addDays(today, -1) });
-    const invoice = await newFinanceInvoice(t, account.admin.accessToken, { status: 'issued', dueDate: addDays(today, -1) });
+    const invoice = await newFinanceInvoice(t, account.admin.accessToken, {
+      status: 'issued',
+      dueDate: addDays(today, -1),
+    });
     const before = await countFinanceRows(t.db, 'notifications');
 
     const res = await financeClient(t.app, agent.accessToken).post('/api/notifications/run-daily-job');
@@ -141,7 +180,9 @@ describe('the daily job, run on demand by an administrator (POST /api/notificati
     expect(res.body).toMatchObject({ success: false, error: { code: 'forbidden' } });
     expect((await financeClient(t.app).post('/api/notifications/run-daily-job')).status).toBe(401);
     expect(await countFinanceRows(t.db, 'notifications')).toBe(before);
-    expect((await financeClient(t.app, agent.accessToken).get(`/api/invoices/${invoice.id}`)).body.data.status).toBe('issued');
+    expect((await financeClient(t.app, agent.accessToken).get(`/api/invoices/${invoice.id}`)).body.data.status).toBe(
+      'issued',
+    );
   });
 });
 
@@ -163,14 +204,15 @@ describe('the daily job with its own clock', () => {
     const account = await newFinanceAccount(t);
     const bill = await newFinanceBill(t, account.admin.accessToken, { dueDate: '2025-06-02' });
     const days = ['2025-05-30', '2025-05-31', '2025-06-01', '2025-06-02', '2025-06-03', '2025-06-04'];
-    for (const day of days) await (await jobAt(t, Date.parse(`${day}T08:00:00Z`))).run({ accountId: Number(account.accountId) });
+    for (const day of days)
+      await (await jobAt(t, Date.parse(`${day}T08:00:00Z`))).run({ accountId: Number(account.accountId) });
     expect(await billIdsOf(account.admin, 'bill_due_soon')).toEqual([bill.id]);
     expect(await billIdsOf(account.admin, 'bill_overdue')).toEqual([bill.id]);
   });
 });
 
 describe('once a day, on the scheduler', () => {
-  it('runs on one of two instances, at start and then at 00:05 UTC each day; a dead instance\'s run is taken over', async () => {
+  it("runs on one of two instances, at start and then at 00:05 UTC each day; a dead instance's run is taken over", async () => {
     const first = await buildFinanceTestApp();
     try {
       const second = await buildFinanceTestApp({}, { sameDatabaseAs: first });
@@ -183,23 +225,47 @@ describe('once a day, on the scheduler', () => {
         // Due at once the first time; one instance runs it, the other finds nothing due.
         const ran = [await runners[0].runDue(), await runners[1].runDue()];
         expect(ran.sort()).toEqual([0, 1]);
-        const overdue = await first.db.selectFrom('notifications').select('data').where('type', '=', 'bill_overdue').execute();
+        const overdue = await first.db
+          .selectFrom('notifications')
+          .select('data')
+          .where('type', '=', 'bill_overdue')
+          .execute();
         expect(overdue.map((n) => JSON.parse(n.data!).billId)).toEqual([bill.id]);
-        const row = await first.db.selectFrom('jobs').selectAll().where('name', '=', 'finance.daily').executeTakeFirstOrThrow();
-        expect(row).toMatchObject({ status: 'pending', run_at: Date.parse('2025-07-03T00:05:00Z'), recurrence: 'daily 00:05' });
+        const row = await first.db
+          .selectFrom('jobs')
+          .selectAll()
+          .where('name', '=', 'finance.daily')
+          .executeTakeFirstOrThrow();
+        expect(row).toMatchObject({
+          status: 'pending',
+          run_at: Date.parse('2025-07-03T00:05:00Z'),
+          recurrence: 'daily 00:05',
+        });
         // Later that day: nothing; the next day at 00:05: again (and it creates nothing twice).
         now = Date.parse('2025-07-02T23:00:00Z');
         expect(await runners[1].runDue()).toBe(0);
         now = Date.parse('2025-07-03T00:05:00Z');
         expect(await runners[1].runDue()).toBe(1);
-        expect(await first.db.selectFrom('notifications').select('id').where('type', '=', 'bill_overdue').execute()).toHaveLength(1);
+        expect(
+          await first.db.selectFrom('notifications').select('id').where('type', '=', 'bill_overdue').execute(),
+        ).toHaveLength(1);
         // An instance that claimed the next day's run and died: the other takes it over after the lease.
         now = Date.parse('2025-07-04T00:05:00Z');
-        await first.db.updateTable('jobs').set({ status: 'running', locked_until: now + 30 * 60_000, attempts: 1 }).where('name', '=', 'finance.daily').execute();
+        await first.db
+          .updateTable('jobs')
+          .set({ status: 'running', locked_until: now + 30 * 60_000, attempts: 1 })
+          .where('name', '=', 'finance.daily')
+          .execute();
         expect(await runners[0].runDue()).toBe(0);
         now += 30 * 60_000 + 1;
         expect(await runners[0].runDue()).toBe(1);
-        expect(await first.db.selectFrom('jobs').select(['status', 'run_at']).where('name', '=', 'finance.daily').executeTakeFirstOrThrow()).toEqual({
+        expect(
+          await first.db
+            .selectFrom('jobs')
+            .select(['status', 'run_at'])
+            .where('name', '=', 'finance.daily')
+            .executeTakeFirstOrThrow(),
+        ).toEqual({
           status: 'pending',
           run_at: Date.parse('2025-07-05T00:05:00Z'),
         });

@@ -54,14 +54,28 @@ export class DailyAlertsJob {
     const today = utcDay(now);
     const cutoffs = Array.from({ length: MAX_DAYS_BEFORE_DUE + 1 }, (_, days) => addDays(today, days));
     const billDueSoon = await this.notifyBills('bill_due_soon', now, (q, after) =>
-      repo.dueSoonCandidates(q, { accountId: scope.accountId, today, cutoffs, defaultDays: DEFAULT_DAYS_BEFORE_DUE, after, limit: BATCH }),
+      repo.dueSoonCandidates(q, {
+        accountId: scope.accountId,
+        today,
+        cutoffs,
+        defaultDays: DEFAULT_DAYS_BEFORE_DUE,
+        after,
+        limit: BATCH,
+      }),
     );
     const billOverdue = await this.notifyBills('bill_overdue', now, (q, after) =>
       repo.overdueCandidates(q, { accountId: scope.accountId, today, after, limit: BATCH }),
     );
     const invoicesOverdue = await this.markInvoicesOverdue(scope.accountId, today);
     const accountantReports = await this.services.accountant.sendDueAutomaticReports(now, scope.accountId);
-    return { day: today, accountId: scope.accountId ?? null, billDueSoon, billOverdue, invoicesOverdue, accountantReports };
+    return {
+      day: today,
+      accountId: scope.accountId ?? null,
+      billDueSoon,
+      billOverdue,
+      invoicesOverdue,
+      accountantReports,
+    };
   }
 
   /** Pages through the (bill, member) pairs not yet notified and inserts one batch per page. */
@@ -76,7 +90,9 @@ export class DailyAlertsJob {
       const rows = await page(this.deps.db, after);
       if (rows.length === 0) return created;
       const notifications = rows.map((row) => billNotification(type, row, now));
-      created += await this.deps.db.transaction().execute((trx) => this.services.notifications.insertMany(trx, notifications));
+      created += await this.deps.db
+        .transaction()
+        .execute((trx) => this.services.notifications.insertMany(trx, notifications));
       if (rows.length < BATCH) return created;
       const last = rows[rows.length - 1];
       after = { billId: last.bill_id, userId: last.user_id };
@@ -101,7 +117,11 @@ export class DailyAlertsJob {
   }
 }
 
-function billNotification(type: 'bill_due_soon' | 'bill_overdue', bill: BillAlertCandidate, now: number): Insertable<NotificationsTable> {
+function billNotification(
+  type: 'bill_due_soon' | 'bill_overdue',
+  bill: BillAlertCandidate,
+  now: number,
+): Insertable<NotificationsTable> {
   const amount = `${bill.currency} ${centsText(bill.amount_cents)}`;
   const what = bill.description ? `${bill.supplier} (${bill.description})` : bill.supplier;
   const dueSoon = type === 'bill_due_soon';
@@ -110,7 +130,9 @@ function billNotification(type: 'bill_due_soon' | 'bill_overdue', bill: BillAler
     user_id: bill.user_id,
     type,
     title: dueSoon ? 'Bill due soon' : 'Bill overdue',
-    message: dueSoon ? `Bill ${what} of ${amount} is due on ${bill.due_date}` : `Bill ${what} of ${amount} was due on ${bill.due_date} and is not paid`,
+    message: dueSoon
+      ? `Bill ${what} of ${amount} is due on ${bill.due_date}`
+      : `Bill ${what} of ${amount} was due on ${bill.due_date} and is not paid`,
     read: 0,
     read_at: null,
     data: JSON.stringify({

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFinanceTestApp, type FinanceTestApp } from '../../../test/helpers/test-app.js';
-import { addFinanceMember, financeClient, newFinanceAccount, newFinanceBill, newFinanceInvoice, type FinanceTestUser } from '../../../test/helpers/finance-factories.js';
+import {
+  addFinanceMember,
+  financeClient,
+  newFinanceAccount,
+  newFinanceBill,
+  newFinanceInvoice,
+  type FinanceTestUser,
+} from '../../../test/helpers/finance-factories.js';
 
 let t: FinanceTestApp;
 beforeAll(async () => {
@@ -21,7 +28,8 @@ async function until<T>(probe: () => Promise<T | undefined | null | false>, what
 }
 
 const paymentNotices = async (user: FinanceTestUser) =>
-  (await financeClient(t.app, user.accessToken).get('/api/notifications?type=payment_confirmed')).body.data.notifications as {
+  (await financeClient(t.app, user.accessToken).get('/api/notifications?type=payment_confirmed')).body.data
+    .notifications as {
     title: string;
     message: string;
     data: Record<string, string>;
@@ -30,7 +38,11 @@ const paymentNotices = async (user: FinanceTestUser) =>
 /** Waits until every event of the account is dispatched (listeners ran), and checks none failed. */
 async function dispatched(accountId: string) {
   const rows = await until(async () => {
-    const events = await t.db.selectFrom('outbox_events').select(['dispatched_at', 'dispatch_error', 'name']).where('account_id', '=', Number(accountId)).execute();
+    const events = await t.db
+      .selectFrom('outbox_events')
+      .select(['dispatched_at', 'dispatch_error', 'name'])
+      .where('account_id', '=', Number(accountId))
+      .execute();
     return events.length > 0 && events.every((e) => e.dispatched_at !== null) && events;
   }, 'dispatch');
   expect(rows.filter((r) => r.dispatch_error !== null)).toEqual([]);
@@ -42,7 +54,10 @@ describe('payment_confirmed notifications (outbox listener)', () => {
     const admin = account.admin;
     const second = await addFinanceMember(t, account, 'admin');
     const quiet = await addFinanceMember(t, account, 'agent');
-    expect((await financeClient(t.app, quiet.accessToken).put('/api/notifications/preferences', { paymentConfirmed: false })).status).toBe(200);
+    expect(
+      (await financeClient(t.app, quiet.accessToken).put('/api/notifications/preferences', { paymentConfirmed: false }))
+        .status,
+    ).toBe(200);
     const other = await newFinanceAccount(t);
 
     const bill = await newFinanceBill(t, admin.accessToken, { supplier: 'Power Co', amount: 250.5, currency: 'BRL' });
@@ -72,11 +87,19 @@ describe('payment_confirmed notifications (outbox listener)', () => {
   it('paying an invoice notifies too', async () => {
     const account = await newFinanceAccount(t);
     const c = financeClient(t.app, account.admin.accessToken);
-    const invoice = await newFinanceInvoice(t, account.admin.accessToken, { customer: 'Globex', amount: 1200, status: 'issued' });
+    const invoice = await newFinanceInvoice(t, account.admin.accessToken, {
+      customer: 'Globex',
+      amount: 1200,
+      status: 'issued',
+    });
     expect((await c.post(`/api/invoices/${invoice.id}/pay`)).status).toBe(200);
     await dispatched(account.accountId);
     expect(await paymentNotices(account.admin)).toEqual([
-      expect.objectContaining({ title: 'Invoice payment confirmed', message: 'Invoice to Globex of BRL 1200.00 was paid', data: { invoiceId: invoice.id, eventId: expect.any(String) } }),
+      expect.objectContaining({
+        title: 'Invoice payment confirmed',
+        message: 'Invoice to Globex of BRL 1200.00 was paid',
+        data: { invoiceId: invoice.id, eventId: expect.any(String) },
+      }),
     ]);
   });
 });

@@ -31,7 +31,9 @@ export function notificationsListener(notifications: NotificationsService, recor
       if (event.accountId === null) return;
       const isBill = event.name === 'bill.paid';
       const id = 'billId' in event.refs ? event.refs.billId : event.refs.invoiceId;
-      const paid = isBill ? await records.bill(trx, event.accountId, id) : await records.invoice(trx, event.accountId, id);
+      const paid = isBill
+        ? await records.bill(trx, event.accountId, id)
+        : await records.invoice(trx, event.accountId, id);
       if (!paid) return; // deleted since
       const price = [paid.currency, centsText(paid.amountCents)].filter(Boolean).join(' ');
       const who = paid.party && (isBill ? `from ${paid.party}` : `to ${paid.party}`);
@@ -42,7 +44,11 @@ export function notificationsListener(notifications: NotificationsService, recor
         preference: 'payment_confirmed',
         title: isBill ? 'Bill payment confirmed' : 'Invoice payment confirmed',
         message,
-        data: JSON.stringify(isBill ? { billId: String(id), eventId: String(event.id) } : { invoiceId: String(id), eventId: String(event.id) }),
+        data: JSON.stringify(
+          isBill
+            ? { billId: String(id), eventId: String(event.id) }
+            : { invoiceId: String(id), eventId: String(event.id) },
+        ),
         dedupeKey: `payment_confirmed:${isBill ? 'bill' : 'invoice'}:${id}`,
         createdAt: Date.now(),
       });

@@ -59,8 +59,16 @@ async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('permissible_id', 'bigint', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await index('platform_app_permissibles_uidx', 'platform_app_permissibles', ['platform_app_id', 'permissible_type', 'permissible_id'], true);
-  await index('platform_app_permissibles_target_idx', 'platform_app_permissibles', ['permissible_type', 'permissible_id']);
+  await index(
+    'platform_app_permissibles_uidx',
+    'platform_app_permissibles',
+    ['platform_app_id', 'permissible_type', 'permissible_id'],
+    true,
+  );
+  await index('platform_app_permissibles_target_idx', 'platform_app_permissibles', [
+    'permissible_type',
+    'permissible_id',
+  ]);
 
   // One table for every bearer token: users, agent bots and platform apps.
   await table('access_tokens')
@@ -213,7 +221,11 @@ async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   await index('conversations_display_uidx', 'conversations', ['account_id', 'display_id'], true);
   await index('conversations_uuid_uidx', 'conversations', ['uuid'], true);
   await index('conversations_account_activity_idx', 'conversations', ['account_id', 'last_activity_at']);
-  await index('conversations_account_status_activity_idx', 'conversations', ['account_id', 'status', 'last_activity_at']);
+  await index('conversations_account_status_activity_idx', 'conversations', [
+    'account_id',
+    'status',
+    'last_activity_at',
+  ]);
   await index('conversations_account_inbox_idx', 'conversations', ['account_id', 'inbox_id', 'status']);
   await index('conversations_account_assignee_idx', 'conversations', ['account_id', 'assignee_id', 'status']);
   await index('conversations_account_team_idx', 'conversations', ['account_id', 'team_id', 'status']);

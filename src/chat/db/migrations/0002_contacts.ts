@@ -10,9 +10,15 @@ import type { PortableMigration } from '../../../core/db/migrator.js';
  */
 async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   if (dialect === 'postgres') {
-    await sql`create index contacts_account_activity_nl_idx on contacts (account_id, last_activity_at desc nulls last, id desc)`.execute(db);
+    await sql`create index contacts_account_activity_nl_idx on contacts (account_id, last_activity_at desc nulls last, id desc)`.execute(
+      db,
+    );
   }
-  await db.schema.createIndex('contacts_account_created_idx').on('contacts').columns(['account_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('contacts_account_created_idx')
+    .on('contacts')
+    .columns(['account_id', 'created_at'])
+    .execute();
 }
 
 export const migration0002Contacts: PortableMigration = { up };

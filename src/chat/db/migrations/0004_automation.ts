@@ -18,7 +18,11 @@ async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
   // The engine's lookup (the rules of an account for an event) and the account's list.
-  await db.schema.createIndex('automation_rules_account_event_idx').on('automation_rules').columns(['account_id', 'event_name']).execute();
+  await db.schema
+    .createIndex('automation_rules_account_event_idx')
+    .on('automation_rules')
+    .columns(['account_id', 'event_name'])
+    .execute();
 
   await withId(db.schema.createTable('automation_rule_runs'), dialect)
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))

@@ -15,12 +15,22 @@ import { randomToken } from '../../../core/security/tokens.js';
  */
 async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('inboxes').addColumn('hmac_token', 'text').execute();
-  await db.schema.alterTable('inboxes').addColumn('hmac_mandatory', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('contact_inboxes').addColumn('hmac_verified', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('inboxes')
+    .addColumn('hmac_mandatory', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('contact_inboxes')
+    .addColumn('hmac_verified', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 
   const rows: { id: number | string }[] = await db.selectFrom('inboxes').select('id').execute();
   for (const row of rows) {
-    await db.updateTable('inboxes').set({ hmac_token: randomToken(24) }).where('id', '=', row.id).execute();
+    await db
+      .updateTable('inboxes')
+      .set({ hmac_token: randomToken(24) })
+      .where('id', '=', row.id)
+      .execute();
   }
 }
 

@@ -33,12 +33,7 @@ export async function nextConversationDisplayId(q: Q, accountId: number): Promis
 }
 
 export async function listAccountUsers(q: Q, accountId: number) {
-  return q
-    .selectFrom('account_users')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .orderBy('id')
-    .execute();
+  return q.selectFrom('account_users').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
 }
 
 export async function findAccountUser(q: Q, accountId: number, userId: number) {
@@ -97,5 +92,9 @@ export async function lockAccount(q: Q, accountId: number): Promise<void> {
 
 /** Unassigns every conversation of the user, in every account (the user is being deleted). */
 export async function unassignUserEverywhere(q: Q, userId: number): Promise<void> {
-  await q.updateTable('conversations').set({ assignee_id: null, updated_at: Date.now() }).where('assignee_id', '=', userId).execute();
+  await q
+    .updateTable('conversations')
+    .set({ assignee_id: null, updated_at: Date.now() })
+    .where('assignee_id', '=', userId)
+    .execute();
 }

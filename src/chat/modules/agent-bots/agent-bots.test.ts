@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { call, client } from '../../../../test/helpers/http.js';
-import { newAccount, newAgent, newConversation, newInbox, type TestAccount } from '../../../../test/helpers/factories.js';
+import {
+  newAccount,
+  newAgent,
+  newConversation,
+  newInbox,
+  type TestAccount,
+} from '../../../../test/helpers/factories.js';
 import { ensurePlatformApp } from '../../platform/platform.bootstrap.js';
 
 let t: ChatTestApp;
@@ -45,7 +51,13 @@ describe('account agent bots', () => {
 
   it('rejects bad input and changes nothing', async () => {
     const api = client(t.app, account.admin.token);
-    for (const body of [{}, { name: 'x' }, { name: 'x', outgoing_url: 'ftp://x' }, { name: 7, outgoing_url: 'https://x' }, { name: 'x'.repeat(256), outgoing_url: 'https://x' }]) {
+    for (const body of [
+      {},
+      { name: 'x' },
+      { name: 'x', outgoing_url: 'ftp://x' },
+      { name: 7, outgoing_url: 'https://x' },
+      { name: 'x'.repeat(256), outgoing_url: 'https://x' },
+    ]) {
       const res = await api.post(`${account.path}/agent_bots`, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.code).toBe('validation_failed');
@@ -75,7 +87,9 @@ describe('account agent bots', () => {
     // The list still answers, the bot's token still cannot reach the other account.
     expect((await api.get(`${account.path}/agent_bots`)).status).toBe(200);
     const foreign = await newConversation(t, other);
-    const attempt = await client(t.app, bot.access_token).post(`${other.path}/conversations/${foreign.id}/messages`, { content: 'hijack' });
+    const attempt = await client(t.app, bot.access_token).post(`${other.path}/conversations/${foreign.id}/messages`, {
+      content: 'hijack',
+    });
     expect(attempt.status).toBe(404);
   });
 
@@ -86,7 +100,9 @@ describe('account agent bots', () => {
     expect((await api.patch(`${account.path}/agent_bots/${bot.id}`, { name: 'x' })).status).toBe(404);
     expect((await api.delete(`${account.path}/agent_bots/${bot.id}`)).status).toBe(404);
     const inbox = await newInbox(t, account);
-    expect((await api.post(`${account.path}/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: bot.id })).status).toBe(404);
+    expect((await api.post(`${account.path}/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: bot.id })).status).toBe(
+      404,
+    );
     // A bot's token acts only in its own account.
     expect((await client(t.app, bot.access_token).get(`${account.path}/inboxes`)).status).toBe(404);
   });
@@ -126,18 +142,30 @@ describe('account agent bots', () => {
     expect((await botApi.delete(`${base}/messages/${message.body.id}`)).status).toBe(403);
     // And not in another account.
     const foreign = await newConversation(t, other);
-    expect((await botApi.post(`${other.path}/conversations/${foreign.id}/messages`, { content: 'x' })).status).toBe(404);
+    expect((await botApi.post(`${other.path}/conversations/${foreign.id}/messages`, { content: 'x' })).status).toBe(
+      404,
+    );
   });
 
   it('connects a bot to an inbox and disconnects it', async () => {
     const api = client(t.app, account.admin.token);
     const bot = (await api.post(`${account.path}/agent_bots`, botBody)).body;
     const inbox = await newInbox(t, account);
-    expect((await api.post(`${account.path}/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: bot.id })).status).toBe(200);
-    const row = await t.db.selectFrom('inboxes').select('agent_bot_id').where('id', '=', inbox.id).executeTakeFirstOrThrow();
+    expect((await api.post(`${account.path}/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: bot.id })).status).toBe(
+      200,
+    );
+    const row = await t.db
+      .selectFrom('inboxes')
+      .select('agent_bot_id')
+      .where('id', '=', inbox.id)
+      .executeTakeFirstOrThrow();
     expect(row.agent_bot_id).toBe(bot.id);
     expect((await api.post(`${account.path}/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: null })).status).toBe(200);
-    const after = await t.db.selectFrom('inboxes').select('agent_bot_id').where('id', '=', inbox.id).executeTakeFirstOrThrow();
+    const after = await t.db
+      .selectFrom('inboxes')
+      .select('agent_bot_id')
+      .where('id', '=', inbox.id)
+      .executeTakeFirstOrThrow();
     expect(after.agent_bot_id).toBeNull();
   });
 });
@@ -148,8 +176,12 @@ describe('platform global bots', () => {
     const created = await api.post('/platform/api/v1/agent_bots', botBody);
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ account_id: null, system_bot: true });
-    expect((await api.get('/platform/api/v1/agent_bots')).body.map((b: { id: number }) => b.id)).toContain(created.body.id);
-    expect((await api.patch(`/platform/api/v1/agent_bots/${created.body.id}`, { description: 'global' })).body.description).toBe('global');
+    expect((await api.get('/platform/api/v1/agent_bots')).body.map((b: { id: number }) => b.id)).toContain(
+      created.body.id,
+    );
+    expect(
+      (await api.patch(`/platform/api/v1/agent_bots/${created.body.id}`, { description: 'global' })).body.description,
+    ).toBe('global');
 
     const otherApp = 'second-platform-app-token-abcdef';
     await ensurePlatformApp(t.db, otherApp);
@@ -160,7 +192,9 @@ describe('platform global bots', () => {
     const botApi = client(t.app, created.body.access_token);
     expect((await botApi.get(`${account.path}/inboxes`)).status).toBe(404);
     const inbox = await newInbox(t, account);
-    await client(t.app, account.admin.token).post(`${account.path}/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: created.body.id });
+    await client(t.app, account.admin.token).post(`${account.path}/inboxes/${inbox.id}/set_agent_bot`, {
+      agent_bot: created.body.id,
+    });
     expect((await botApi.get(`${account.path}/inboxes`)).status).toBe(403);
 
     expect((await api.delete(`/platform/api/v1/agent_bots/${created.body.id}`)).status).toBe(200);
@@ -171,7 +205,12 @@ describe('platform global bots', () => {
     const api = client(t.app, t.platformToken);
     const bot = (await api.post('/platform/api/v1/agent_bots', botBody)).body;
     const before = await t.db.selectFrom('agent_bots').selectAll().where('id', '=', bot.id).executeTakeFirstOrThrow();
-    for (const body of [{ account_id: account.id }, { secret: 'x', id: 5 }, { created_at: 'not-a-time' }, { nonexistent_column: 1 }]) {
+    for (const body of [
+      { account_id: account.id },
+      { secret: 'x', id: 5 },
+      { created_at: 'not-a-time' },
+      { nonexistent_column: 1 },
+    ]) {
       const res = await api.patch(`/platform/api/v1/agent_bots/${bot.id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(200);
       expect(res.body).toMatchObject({ id: bot.id, account_id: null });
@@ -184,12 +223,21 @@ describe('platform global bots', () => {
     const created = (await client(t.app, t.platformToken).post('/platform/api/v1/agent_bots', botBody)).body;
     const connected = await newInbox(t, account);
     const elsewhere = await newInbox(t, account);
-    await client(t.app, account.admin.token).post(`${account.path}/inboxes/${connected.id}/set_agent_bot`, { agent_bot: created.id });
+    await client(t.app, account.admin.token).post(`${account.path}/inboxes/${connected.id}/set_agent_bot`, {
+      agent_bot: created.id,
+    });
     const inside = await newConversation(t, account, { inboxId: connected.id });
     const outside = await newConversation(t, account, { inboxId: elsewhere.id });
     const botApi = client(t.app, created.access_token);
     const countMessages = async () =>
-      Number((await t.db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await t.db
+            .selectFrom('messages')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await countMessages();
     const outsidePath = `${account.path}/conversations/${outside.id}`;
     expect((await botApi.post(`${outsidePath}/messages`, { content: 'not here' })).status).toBe(404);
@@ -197,10 +245,19 @@ describe('platform global bots', () => {
     expect((await botApi.post(`${outsidePath}/toggle_priority`, { priority: 'urgent' })).status).toBe(404);
     expect((await botApi.post(`${outsidePath}/assignments`, { assignee_id: account.admin.id })).status).toBe(404);
     expect(await countMessages()).toBe(before);
-    const untouched = await t.db.selectFrom('conversations').selectAll().where('account_id', '=', account.id).where('display_id', '=', outside.id).executeTakeFirstOrThrow();
+    const untouched = await t.db
+      .selectFrom('conversations')
+      .selectAll()
+      .where('account_id', '=', account.id)
+      .where('display_id', '=', outside.id)
+      .executeTakeFirstOrThrow();
     expect(untouched).toMatchObject({ status: 'open', priority: null, assignee_id: null });
     // In its own inbox it works as before.
-    expect((await botApi.post(`${account.path}/conversations/${inside.id}/messages`, { content: 'hello' })).status).toBe(200);
-    expect((await botApi.post(`${account.path}/conversations/${inside.id}/toggle_status`, { status: 'pending' })).status).toBe(200);
+    expect(
+      (await botApi.post(`${account.path}/conversations/${inside.id}/messages`, { content: 'hello' })).status,
+    ).toBe(200);
+    expect(
+      (await botApi.post(`${account.path}/conversations/${inside.id}/toggle_status`, { status: 'pending' })).status,
+    ).toBe(200);
   });
 });

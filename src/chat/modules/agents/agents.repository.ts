@@ -31,7 +31,10 @@ export async function listAgents(q: Q, accountId: number, onlyIds?: number[]) {
     if (onlyIds.length === 0) return [];
     query = query.where('users.id', 'in', onlyIds);
   }
-  return query.orderBy(sql`lower(users.name)`).orderBy('users.id').execute();
+  return query
+    .orderBy(sql`lower(users.name)`)
+    .orderBy('users.id')
+    .execute();
 }
 
 export async function findAgent(q: Q, accountId: number, userId: number) {

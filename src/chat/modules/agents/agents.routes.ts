@@ -15,28 +15,67 @@ const AgentParams = Type.Object({ accountId: IdParam, id: IdParam });
 export const agentsRoutes: ChatRoutes = async (app, { services }) => {
   const svc = services.agents;
 
-  app.get(`${A}/agents`, {
-    schema: { tags, security, summary: 'List the agents of the account', params: AccountParams, response: { 200: Type.Array(AgentSchema), ...errors } },
-  }, async (req) => (await svc.list(ctxOf(req))).map(presentAgent));
-
-  app.post(`${A}/agents`, {
-    config: { adminOnly: true, bodyKey: 'agent' },
-    schema: {
-      tags, security, summary: 'Add an agent (the user is created when the e-mail is new)', params: AccountParams, body: AgentCreateBody,
-      response: { 200: AgentSchema, 409: ChatErrorBody, ...errors },
+  app.get(
+    `${A}/agents`,
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'List the agents of the account',
+        params: AccountParams,
+        response: { 200: Type.Array(AgentSchema), ...errors },
+      },
     },
-  }, async (req) => presentAgent(await svc.create(ctxOf(req), req.body)));
+    async (req) => (await svc.list(ctxOf(req))).map(presentAgent),
+  );
 
-  app.patch(`${A}/agents/:id`, {
-    config: { adminOnly: true, bodyKey: 'agent' },
-    schema: { tags, security, summary: 'Update an agent (id is the user id)', params: AgentParams, body: AgentUpdateBody, response: { 200: AgentSchema, ...errors } },
-  }, async (req) => presentAgent(await svc.update(ctxOf(req), req.params.id, req.body)));
+  app.post(
+    `${A}/agents`,
+    {
+      config: { adminOnly: true, bodyKey: 'agent' },
+      schema: {
+        tags,
+        security,
+        summary: 'Add an agent (the user is created when the e-mail is new)',
+        params: AccountParams,
+        body: AgentCreateBody,
+        response: { 200: AgentSchema, 409: ChatErrorBody, ...errors },
+      },
+    },
+    async (req) => presentAgent(await svc.create(ctxOf(req), req.body)),
+  );
 
-  app.delete(`${A}/agents/:id`, {
-    config: { adminOnly: true },
-    schema: { tags, security, summary: 'Remove an agent from the account', params: AgentParams, response: { 200: Type.Object({}), ...errors } },
-  }, async (req) => {
-    await svc.delete(ctxOf(req), req.params.id);
-    return {};
-  });
+  app.patch(
+    `${A}/agents/:id`,
+    {
+      config: { adminOnly: true, bodyKey: 'agent' },
+      schema: {
+        tags,
+        security,
+        summary: 'Update an agent (id is the user id)',
+        params: AgentParams,
+        body: AgentUpdateBody,
+        response: { 200: AgentSchema, ...errors },
+      },
+    },
+    async (req) => presentAgent(await svc.update(ctxOf(req), req.params.id, req.body)),
+  );
+
+  app.delete(
+    `${A}/agents/:id`,
+    {
+      config: { adminOnly: true },
+      schema: {
+        tags,
+        security,
+        summary: 'Remove an agent from the account',
+        params: AgentParams,
+        response: { 200: Type.Object({}), ...errors },
+      },
+    },
+    async (req) => {
+      await svc.delete(ctxOf(req), req.params.id);
+      return {};
+    },
+  );
 };

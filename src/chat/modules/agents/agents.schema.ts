@@ -38,22 +38,20 @@ export const AgentUpdateBody = Type.Object({
 export type AgentUpdateBody = Static<typeof AgentUpdateBody>;
 
 /** A user as a member of one account (Chatwoot's agent). Also the shape of team and inbox members. */
-export const AgentSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    account_id: Type.Integer(),
-    availability_status: Type.Union([Type.Literal('online'), Type.Literal('offline'), Type.Literal('busy')]),
-    auto_offline: Type.Boolean(),
-    confirmed: Type.Boolean(),
-    email: Type.String(),
-    provider: Type.String(),
-    available_name: Type.String(),
-    name: Type.String(),
-    role: RoleSchema,
-    thumbnail: Type.String(),
-    custom_role_id: Nullable(Type.Integer()),
-  },
-);
+export const AgentSchema = Type.Object({
+  id: Type.Integer(),
+  account_id: Type.Integer(),
+  availability_status: Type.Union([Type.Literal('online'), Type.Literal('offline'), Type.Literal('busy')]),
+  auto_offline: Type.Boolean(),
+  confirmed: Type.Boolean(),
+  email: Type.String(),
+  provider: Type.String(),
+  available_name: Type.String(),
+  name: Type.String(),
+  role: RoleSchema,
+  thumbnail: Type.String(),
+  custom_role_id: Nullable(Type.Integer()),
+});
 
 /** `user_ids` of the team and inbox member endpoints. */
 export const UserIds = (minItems: number) =>

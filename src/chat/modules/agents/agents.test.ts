@@ -21,10 +21,22 @@ afterAll(async () => {
 });
 
 const count = async (table: 'users' | 'account_users' | 'team_members' | 'inbox_members') =>
-  Number((await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await t.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 const membership = (accountId: number, userId: number) =>
-  t.db.selectFrom('account_users').selectAll().where('account_id', '=', accountId).where('user_id', '=', userId).executeTakeFirst();
+  t.db
+    .selectFrom('account_users')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 
 const email = () => `agent-${Math.random().toString(36).slice(2)}@example.test`;
 
@@ -50,7 +62,13 @@ describe('GET {A}/agents', () => {
           thumbnail: '',
           custom_role_id: null,
         },
-        expect.objectContaining({ id: agent.id, name: 'Bea Agent', email: agent.email, role: 'agent', account_id: account.id }),
+        expect.objectContaining({
+          id: agent.id,
+          name: 'Bea Agent',
+          email: agent.email,
+          role: 'agent',
+          account_id: account.id,
+        }),
       ]);
     }
   });
@@ -93,8 +111,17 @@ describe('POST {A}/agents', () => {
       thumbnail: '',
       custom_role_id: null,
     });
-    expect(await membership(account.id, res.body.id)).toMatchObject({ role: 'agent', availability: 'online', auto_offline: 0 });
-    const token = await t.db.selectFrom('access_tokens').select('token').where('owner_type', '=', 'User').where('owner_id', '=', res.body.id).executeTakeFirst();
+    expect(await membership(account.id, res.body.id)).toMatchObject({
+      role: 'agent',
+      availability: 'online',
+      auto_offline: 0,
+    });
+    const token = await t.db
+      .selectFrom('access_tokens')
+      .select('token')
+      .where('owner_type', '=', 'User')
+      .where('owner_id', '=', res.body.id)
+      .executeTakeFirst();
     expect(token?.token).toEqual(expect.any(String));
   });
 
@@ -106,7 +133,13 @@ describe('POST {A}/agents', () => {
       agent: { name: 'Other Name', email: existing.email, role: 'administrator' },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: existing.id, name: 'Original Name', role: 'administrator', availability_status: 'offline', auto_offline: true });
+    expect(res.body).toMatchObject({
+      id: existing.id,
+      name: 'Original Name',
+      role: 'administrator',
+      availability_status: 'offline',
+      auto_offline: true,
+    });
     expect(await count('users')).toBe(users);
   });
 
@@ -114,9 +147,17 @@ describe('POST {A}/agents', () => {
     const account = await newAccount(t);
     const agent = await newAgent(t, account);
     const before = await membership(account.id, agent.id);
-    const res = await client(t.app, account.admin.token).post(`${account.path}/agents`, { name: 'X', email: agent.email, role: 'administrator' });
+    const res = await client(t.app, account.admin.token).post(`${account.path}/agents`, {
+      name: 'X',
+      email: agent.email,
+      role: 'administrator',
+    });
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ code: 'conflict', error: expect.any(String), details: [{ field: 'email', message: expect.any(String) }] });
+    expect(res.body).toMatchObject({
+      code: 'conflict',
+      error: expect.any(String),
+      details: [{ field: 'email', message: expect.any(String) }],
+    });
     expect(await membership(account.id, agent.id)).toEqual(before);
   });
 
@@ -154,7 +195,9 @@ describe('POST {A}/agents', () => {
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ code: 'forbidden', error: expect.any(String) });
     expect((await call(t.app, { method: 'POST', url: `${account.path}/agents`, body })).status).toBe(401);
-    expect(await t.db.selectFrom('users').select('id').where('email', '=', body.email).executeTakeFirst()).toBeUndefined();
+    expect(
+      await t.db.selectFrom('users').select('id').where('email', '=', body.email).executeTakeFirst(),
+    ).toBeUndefined();
   });
 });
 
@@ -163,7 +206,12 @@ describe('PATCH {A}/agents/:id', () => {
     const account = await newAccount(t);
     const agent = await newAgent(t, account);
     const api = client(t.app, account.admin.token);
-    const res = await api.patch(`${account.path}/agents/${agent.id}`, { name: 'Renamed', role: 'administrator', availability: 'busy', auto_offline: false });
+    const res = await api.patch(`${account.path}/agents/${agent.id}`, {
+      name: 'Renamed',
+      role: 'administrator',
+      availability: 'busy',
+      auto_offline: false,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: agent.id,
@@ -180,9 +228,15 @@ describe('PATCH {A}/agents/:id', () => {
       custom_role_id: null,
     });
     // Chatwoot clients send availability_status; "available" means online.
-    const alias = await api.patch(`${account.path}/agents/${agent.id}`, { agent: { availability_status: 'available' } });
+    const alias = await api.patch(`${account.path}/agents/${agent.id}`, {
+      agent: { availability_status: 'available' },
+    });
     expect(alias.body).toMatchObject({ availability_status: 'online', role: 'administrator', name: 'Renamed' });
-    expect(await membership(account.id, agent.id)).toMatchObject({ role: 'administrator', availability: 'online', auto_offline: 0 });
+    expect(await membership(account.id, agent.id)).toMatchObject({
+      role: 'administrator',
+      availability: 'online',
+      auto_offline: 0,
+    });
   });
 
   it('lets an administrator be demoted while another administrator remains', async () => {
@@ -196,11 +250,20 @@ describe('PATCH {A}/agents/:id', () => {
 
   it('refuses to demote the last administrator (422), changing nothing', async () => {
     const account = await newAccount(t);
-    const res = await client(t.app, account.admin.token).patch(`${account.path}/agents/${account.admin.id}`, { role: 'agent', name: 'Changed' });
+    const res = await client(t.app, account.admin.token).patch(`${account.path}/agents/${account.admin.id}`, {
+      role: 'agent',
+      name: 'Changed',
+    });
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ code: 'unprocessable_entity', error: expect.any(String), details: [{ field: 'role' }] });
+    expect(res.body).toMatchObject({
+      code: 'unprocessable_entity',
+      error: expect.any(String),
+      details: [{ field: 'role' }],
+    });
     expect(await membership(account.id, account.admin.id)).toMatchObject({ role: 'administrator' });
-    expect((await t.db.selectFrom('users').select('name').where('id', '=', account.admin.id).executeTakeFirstOrThrow()).name).toBe('Admin');
+    expect(
+      (await t.db.selectFrom('users').select('name').where('id', '=', account.admin.id).executeTakeFirstOrThrow()).name,
+    ).toBe('Admin');
   });
 
   it('keeps one administrator when two demote each other at the same time', async () => {
@@ -212,7 +275,12 @@ describe('PATCH {A}/agents/:id', () => {
       client(t.app, second.token).patch(`${account.path}/agents/${account.admin.id}`, { role: 'agent' }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
-    const admins = await t.db.selectFrom('account_users').select('user_id').where('account_id', '=', account.id).where('role', '=', 'administrator').execute();
+    const admins = await t.db
+      .selectFrom('account_users')
+      .select('user_id')
+      .where('account_id', '=', account.id)
+      .where('role', '=', 'administrator')
+      .execute();
     expect(admins).toHaveLength(1);
   });
 
@@ -222,7 +290,14 @@ describe('PATCH {A}/agents/:id', () => {
     const agent = await newAgent(t, account);
     const api = client(t.app, account.admin.token);
     const before = await membership(account.id, agent.id);
-    for (const body of [{ name: 42 }, { name: '' }, { name: 'x'.repeat(256) }, { role: 'owner' }, { availability: 'away' }, { auto_offline: 1 }]) {
+    for (const body of [
+      { name: 42 },
+      { name: '' },
+      { name: 'x'.repeat(256) },
+      { role: 'owner' },
+      { availability: 'away' },
+      { auto_offline: 1 },
+    ]) {
       const res = await api.patch(`${account.path}/agents/${agent.id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body).toMatchObject({ code: 'validation_failed', details: expect.any(Array) });
@@ -233,15 +308,27 @@ describe('PATCH {A}/agents/:id', () => {
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ code: 'not_found', error: expect.any(String) });
     }
-    expect((await t.db.selectFrom('users').select('name').where('id', '=', other.admin.id).executeTakeFirstOrThrow()).name).toBe('Admin');
+    expect(
+      (await t.db.selectFrom('users').select('name').where('id', '=', other.admin.id).executeTakeFirstOrThrow()).name,
+    ).toBe('Admin');
     expect((await api.patch(`${account.path}/agents/abc`, { name: 'x' })).status).toBe(422);
   });
 
   it('is for administrators only', async () => {
     const account = await newAccount(t);
     const agent = await newAgent(t, account);
-    expect((await client(t.app, agent.token).patch(`${account.path}/agents/${agent.id}`, { role: 'administrator' })).status).toBe(403);
-    expect((await call(t.app, { method: 'PATCH', url: `${account.path}/agents/${agent.id}`, body: { role: 'administrator' } })).status).toBe(401);
+    expect(
+      (await client(t.app, agent.token).patch(`${account.path}/agents/${agent.id}`, { role: 'administrator' })).status,
+    ).toBe(403);
+    expect(
+      (
+        await call(t.app, {
+          method: 'PATCH',
+          url: `${account.path}/agents/${agent.id}`,
+          body: { role: 'administrator' },
+        })
+      ).status,
+    ).toBe(401);
     expect(await membership(account.id, agent.id)).toMatchObject({ role: 'agent' });
   });
 });

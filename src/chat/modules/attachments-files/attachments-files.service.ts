@@ -48,7 +48,13 @@ export class AttachmentFilesService {
   }
 
   /** Records the stored files of a message, in the caller's transaction. */
-  insertForMessage(trx: Q, accountId: number, messageId: number, files: readonly StoredFile[], now = Date.now()): Promise<Attachment[]> {
+  insertForMessage(
+    trx: Q,
+    accountId: number,
+    messageId: number,
+    files: readonly StoredFile[],
+    now = Date.now(),
+  ): Promise<Attachment[]> {
     return attachments.insertAttachments(trx, accountId, messageId, files, now);
   }
 

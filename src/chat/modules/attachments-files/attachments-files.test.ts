@@ -3,7 +3,12 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredFile } from '../../../core/http/multipart.js';
 import { classifyFile } from '../../../core/storage/file-formats.js';
-import { createLocalFileStore, newStorageKey, sanitizeFileName, type LocalFileStore } from '../../../core/storage/file-store.js';
+import {
+  createLocalFileStore,
+  newStorageKey,
+  sanitizeFileName,
+  type LocalFileStore,
+} from '../../../core/storage/file-store.js';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { newAccount, newConversation, newMessage, type TestAccount } from '../../../../test/helpers/factories.js';
 import type { Attachment } from '../../db/schema.js';
@@ -26,7 +31,14 @@ async function storeFile(bytes: Buffer, name: string, type: string): Promise<Sto
   const fileName = sanitizeFileName(name);
   const format = classifyFile(type, fileName)!;
   const saved = await store.save(Readable.from([bytes]), { fileName, contentType: format.contentType });
-  return { storageKey: saved.storageKey, fileName, contentType: format.contentType, size: saved.size, fileType: format.kind, extension: format.extension };
+  return {
+    storageKey: saved.storageKey,
+    fileName,
+    contentType: format.contentType,
+    size: saved.size,
+    fileType: format.kind,
+    extension: format.extension,
+  };
 }
 
 /** A message in a new conversation of the account, with attachment rows for the given files. */
@@ -68,7 +80,9 @@ describe('GET /attachments/:key/:name', () => {
     expect(Buffer.compare(res.rawPayload, pdf)).toBe(0);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-length']).toBe('300000');
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="Relat_rio final.pdf"; filename*=UTF-8''Relat%C3%B3rio%20final.pdf`);
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="Relat_rio final.pdf"; filename*=UTF-8''Relat%C3%B3rio%20final.pdf`,
+    );
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['cache-control']).toBe('private, max-age=86400, immutable');
     expect(res.headers['content-security-policy']).toContain('sandbox');
@@ -82,7 +96,9 @@ describe('GET /attachments/:key/:name', () => {
 
   it('serves a file whose name is as long as names get, in any script', async () => {
     const account = await newAccount(t);
-    const { rows } = await messageWithAttachments(account, [await storeFile(Buffer.from('long'), `${'文'.repeat(200)}.txt`, 'text/plain')]);
+    const { rows } = await messageWithAttachments(account, [
+      await storeFile(Buffer.from('long'), `${'文'.repeat(200)}.txt`, 'text/plain'),
+    ]);
     expect(rows[0].file_name.endsWith('文.txt')).toBe(true);
     const res = await get(pathOf(rows[0]));
     expect(res.statusCode).toBe(200);
@@ -135,7 +151,9 @@ describe('GET /attachments/:key/:name', () => {
 
   it('stops serving a file once its message attachments are deleted', async () => {
     const account = await newAccount(t);
-    const { message, rows } = await messageWithAttachments(account, [await storeFile(Buffer.from('bye'), 'bye.txt', 'text/plain')]);
+    const { message, rows } = await messageWithAttachments(account, [
+      await storeFile(Buffer.from('bye'), 'bye.txt', 'text/plain'),
+    ]);
     const url = pathOf(rows[0]);
     expect((await get(url)).statusCode).toBe(200);
 
@@ -160,7 +178,11 @@ describe('attachments repository', () => {
     const foreign = await messageWithAttachments(other, [await storeFile(Buffer.from('4'), 'x.txt', 'text/plain')]);
     const keys = (rows: Attachment[]) => rows.map((r) => r.storage_key).sort();
 
-    const listed = await repo.listAttachmentsOfMessages(t.db, account.id, [a.message.id, b.message.id, foreign.message.id]);
+    const listed = await repo.listAttachmentsOfMessages(t.db, account.id, [
+      a.message.id,
+      b.message.id,
+      foreign.message.id,
+    ]);
     expect(listed.map((r) => r.id)).toEqual([...a.rows, ...b.rows].map((r) => r.id));
     const grouped = repo.groupByMessage(listed);
     expect(grouped.get(a.message.id)?.map((r) => r.file_name)).toEqual(['a1.txt', 'a2.txt']);
@@ -179,7 +201,15 @@ describe('attachments repository', () => {
 describe('multipart in the chat app', () => {
   it('answers 400, not 500, to multipart sent to a JSON-only route, changing nothing', async () => {
     const account = await newAccount(t);
-    const count = async () => Number((await t.db.selectFrom('contacts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await t.db
+            .selectFrom('contacts')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
     const form = new FormData();
     form.append('name', 'Multipart Contact');
@@ -201,4 +231,3 @@ describe('multipart in the chat app', () => {
     expect(doc.paths['/attachments/{key}/{name}'].get.responses).toHaveProperty('200');
   });
 });
-

@@ -40,7 +40,11 @@ export async function insertAttachments(
 }
 
 /** The attachments of many messages in one query (served by `attachments_message_idx`), by message then id. */
-export async function listAttachmentsOfMessages(q: Q, accountId: number, messageIds: readonly number[]): Promise<Attachment[]> {
+export async function listAttachmentsOfMessages(
+  q: Q,
+  accountId: number,
+  messageIds: readonly number[],
+): Promise<Attachment[]> {
   if (messageIds.length === 0) return [];
   return q
     .selectFrom('attachments')

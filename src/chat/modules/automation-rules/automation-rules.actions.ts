@@ -18,7 +18,8 @@ export interface StoredAction {
 
 export const RULE_STATUSES = ['open', 'resolved', 'pending'] as const;
 export const MAX_EMAIL_RECIPIENTS = 10;
-const EMAIL = /^[^\s@<>(),;:"\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[^\s@<>(),;:"\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$/;
 
 /** What validating an action may look up. */
 export interface ActionCheckServices {
@@ -31,13 +32,21 @@ export interface ActionCheckServices {
  * returns them normalized: ids as numbers, labels trimmed and lower-cased, e-mails trimmed.
  * Referenced agents and teams must belong to the account.
  */
-export async function validateActions(q: Q, accountId: number, actions: readonly RuleAction[], services: ActionCheckServices): Promise<StoredAction[]> {
+export async function validateActions(
+  q: Q,
+  accountId: number,
+  actions: readonly RuleAction[],
+  services: ActionCheckServices,
+): Promise<StoredAction[]> {
   const out: StoredAction[] = [];
   for (const [i, action] of actions.entries()) {
     const field = `actions.${i}.action_params`;
     const name = action.action_name as ActionName;
     if (!(ACTION_NAMES as readonly string[]).includes(name)) {
-      throw invalidField(`actions.${i}.action_name`, `'${action.action_name}' is not an action (use ${ACTION_NAMES.join(', ')})`);
+      throw invalidField(
+        `actions.${i}.action_name`,
+        `'${action.action_name}' is not an action (use ${ACTION_NAMES.join(', ')})`,
+      );
     }
     const params = action.action_params ?? [];
     const fail = (message: string): never => {
@@ -60,7 +69,9 @@ export async function validateActions(q: Q, accountId: number, actions: readonly
       case 'assign_team': {
         const id = idOf(one(), fail);
         await services.conversations.checkTeam(q, accountId, id).catch((err) => {
-          throw err instanceof HttpError && err.statusCode === 422 ? invalidField(field, `${id} is not a team of this account`) : err;
+          throw err instanceof HttpError && err.statusCode === 422
+            ? invalidField(field, `${id} is not a team of this account`)
+            : err;
         });
         out.push({ action_name: name, action_params: [id] });
         break;
@@ -121,7 +132,13 @@ export interface ActionTarget {
  * events, with origin 'automation'). `send_email` only queues the e-mail (core/mail): it is sent
  * by the mail worker after the dispatch transaction commits.
  */
-export async function applyAction(trx: Trx, deps: ChatDeps, services: ActionServices, target: ActionTarget, action: StoredAction): Promise<void> {
+export async function applyAction(
+  trx: Trx,
+  deps: ChatDeps,
+  services: ActionServices,
+  target: ActionTarget,
+  action: StoredAction,
+): Promise<void> {
   const { ctx, displayId } = target;
   const changes = services.conversationChanges;
   const params = action.action_params;
@@ -142,7 +159,12 @@ export async function applyAction(trx: Trx, deps: ChatDeps, services: ActionServ
     case 'remove_label': {
       const current = await changes.labels(ctx, displayId, trx);
       const removed = new Set(params.map(String));
-      await changes.replaceLabels(ctx, displayId, current.filter((l) => !removed.has(l)), trx);
+      await changes.replaceLabels(
+        ctx,
+        displayId,
+        current.filter((l) => !removed.has(l)),
+        trx,
+      );
       return;
     }
     case 'mute_conversation':
@@ -160,7 +182,13 @@ export async function applyAction(trx: Trx, deps: ChatDeps, services: ActionServ
         services.conversations.bundles.loadOne(trx, conversation, { messages: false }),
         services.messages.window(trx, conversation, {}, { contactVisible: true }),
       ]);
-      const email = composeRuleEmail({ rule: target.rule, eventName: target.eventName, bundle, messages, publicUrl: deps.config.chat.publicUrl });
+      const email = composeRuleEmail({
+        rule: target.rule,
+        eventName: target.eventName,
+        bundle,
+        messages,
+        publicUrl: deps.config.chat.publicUrl,
+      });
       await enqueueEmail(trx, {
         accountId: ctx.accountId,
         source: `automation_rule:${target.rule.id}`,

@@ -2,7 +2,11 @@ import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import { invalidField } from '../../../core/http/errors.js';
 import type { ChatDatabase, MessageTypeCode } from '../../db/schema.js';
-import { compileConversationFilter, type ConversationCondition, type FilterCriterion } from '../conversations/conversations.filter.js';
+import {
+  compileConversationFilter,
+  type ConversationCondition,
+  type FilterCriterion,
+} from '../conversations/conversations.filter.js';
 
 /**
  * Rule conditions are conversation filter criteria (conversations.filter.ts: the same whitelisted
@@ -26,7 +30,10 @@ export interface ConditionOptions {
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Validates a rule's conditions (422 naming `conditions.<i>.<part>`) and compiles them to one SQL condition. */
-export function compileRuleConditions(conditions: readonly FilterCriterion[], options: ConditionOptions): ConversationCondition {
+export function compileRuleConditions(
+  conditions: readonly FilterCriterion[],
+  options: ConditionOptions,
+): ConversationCondition {
   return compileConversationFilter(conditions, {
     accountId: options.accountId,
     dialect: options.dialect,
@@ -35,14 +42,21 @@ export function compileRuleConditions(conditions: readonly FilterCriterion[], op
   });
 }
 
-function messageAttribute(c: FilterCriterion, path: string, options: ConditionOptions): ConversationCondition | undefined {
+function messageAttribute(
+  c: FilterCriterion,
+  path: string,
+  options: ConditionOptions,
+): ConversationCondition | undefined {
   if (!Object.hasOwn(MESSAGE_ATTRIBUTES, c.attribute_key)) return undefined;
   if (options.eventName !== 'message_created') {
     throw invalidField(`${path}.attribute_key`, `'${c.attribute_key}' is only available in message_created rules`);
   }
   const operators = MESSAGE_ATTRIBUTES[c.attribute_key];
   if (!operators.includes(c.filter_operator)) {
-    throw invalidField(`${path}.filter_operator`, `'${c.filter_operator}' is not supported for '${c.attribute_key}' (use ${operators.join(', ')})`);
+    throw invalidField(
+      `${path}.filter_operator`,
+      `'${c.filter_operator}' is not supported for '${c.attribute_key}' (use ${operators.join(', ')})`,
+    );
   }
   const values = (c.values ?? [])
     .map((v) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : ''))
@@ -54,7 +68,9 @@ function messageAttribute(c: FilterCriterion, path: string, options: ConditionOp
   let match: (eb: MEB) => ReturnType<MEB['or']>;
   let negative = false;
   if (c.attribute_key === 'message_type') {
-    const codes = values.map((v) => MESSAGE_TYPES[v.toLowerCase()] ?? invalidValue(path, `'${v}' is not one of incoming, outgoing`));
+    const codes = values.map(
+      (v) => MESSAGE_TYPES[v.toLowerCase()] ?? invalidValue(path, `'${v}' is not one of incoming, outgoing`),
+    );
     negative = c.filter_operator === 'not_equal_to';
     match = (eb) => eb.or([eb('messages.message_type', 'in', codes)]);
   } else if (c.filter_operator === 'equal_to') {
@@ -64,7 +80,8 @@ function messageAttribute(c: FilterCriterion, path: string, options: ConditionOp
     const like = sql.raw(dialect === 'postgres' ? 'ilike' : 'like');
     const pattern = (s: string) => (c.filter_operator === 'starts_with' ? `${escapeLike(s)}%` : `%${escapeLike(s)}%`);
     negative = c.filter_operator === 'does_not_contain';
-    match = (eb) => eb.or(values.map((v) => sql<SqlBool>`${eb.ref('messages.content')} ${like} ${pattern(v)} escape '\\'`));
+    match = (eb) =>
+      eb.or(values.map((v) => sql<SqlBool>`${eb.ref('messages.content')} ${like} ${pattern(v)} escape '\\'`));
   }
   return (eb) => {
     const hits = eb

@@ -8,7 +8,12 @@ export async function insertRule(q: Q, values: Insertable<AutomationRulesTable>)
 }
 
 export async function findRule(q: Q, accountId: number, id: number) {
-  return q.selectFrom('automation_rules').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return q
+    .selectFrom('automation_rules')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** A page of the account's rules, oldest first (automation_rules_account_event_idx leads with account_id). */
@@ -74,7 +79,12 @@ export async function listRuns(q: Q, accountId: number, ruleId: number, page: { 
  * Whether the conversation (account + id) satisfies a rule's conditions now: one query with the
  * condition compiled by the conversation filter (whitelisted columns, every value bound).
  */
-export async function conversationMatches(q: Q, accountId: number, conversationId: number, condition: ConversationCondition) {
+export async function conversationMatches(
+  q: Q,
+  accountId: number,
+  conversationId: number,
+  condition: ConversationCondition,
+) {
   const row = await q
     .selectFrom('conversations')
     .select('conversations.id')

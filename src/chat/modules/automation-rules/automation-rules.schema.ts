@@ -3,7 +3,13 @@ import { Nullable, PageQuery } from '../../../core/http/schemas.js';
 import { FilterBody } from '../conversations/conversations.schema.js';
 
 /** The events a rule may run on (Chatwoot's three, plus conversation_opened / conversation_resolved). */
-export const RULE_EVENTS = ['conversation_created', 'conversation_updated', 'message_created', 'conversation_opened', 'conversation_resolved'] as const;
+export const RULE_EVENTS = [
+  'conversation_created',
+  'conversation_updated',
+  'message_created',
+  'conversation_opened',
+  'conversation_resolved',
+] as const;
 export type RuleEvent = (typeof RULE_EVENTS)[number];
 
 export const ACTION_NAMES = [
@@ -27,7 +33,13 @@ const Condition = FilterBody.properties.payload.items;
 // Names and params are checked by the service, so that a 422 names the bad action and says why.
 const Action = Type.Object({
   action_name: Type.String({ minLength: 1, maxLength: 64 }),
-  action_params: Type.Optional(Nullable(Type.Array(Type.Union([Type.String({ maxLength: 320 }), Type.Integer({ minimum: 0, maximum: 2147483647 })]), { maxItems: 100 }))),
+  action_params: Type.Optional(
+    Nullable(
+      Type.Array(Type.Union([Type.String({ maxLength: 320 }), Type.Integer({ minimum: 0, maximum: 2147483647 })]), {
+        maxItems: 100,
+      }),
+    ),
+  ),
 });
 
 const Conditions = Type.Array(Condition, { minItems: 1, maxItems: MAX_CONDITIONS });
@@ -67,7 +79,9 @@ export const RuleSchema = Type.Object({
       query_operator: Nullable(Type.String()),
     }),
   ),
-  actions: Type.Array(Type.Object({ action_name: Type.String(), action_params: Type.Array(Type.Union([Type.String(), Type.Integer()])) })),
+  actions: Type.Array(
+    Type.Object({ action_name: Type.String(), action_params: Type.Array(Type.Union([Type.String(), Type.Integer()])) }),
+  ),
   active: Type.Boolean(),
   created_at: Type.Integer({ description: 'UNIX seconds' }),
   /** Chatwoot's name for created_at. */

@@ -5,7 +5,13 @@ import { validateActions, type ActionCheckServices, type StoredAction } from './
 import { compileRuleConditions } from './automation-rules.conditions.js';
 import { conditionsOf, type StoredCondition } from './automation-rules.presenter.js';
 import * as repo from './automation-rules.repository.js';
-import { RULE_EVENTS, type RuleAction, type RuleCondition, type RuleCreateBody, type RuleUpdateBody } from './automation-rules.schema.js';
+import {
+  RULE_EVENTS,
+  type RuleAction,
+  type RuleCondition,
+  type RuleCreateBody,
+  type RuleUpdateBody,
+} from './automation-rules.schema.js';
 
 export const RULES_PER_PAGE = 100;
 export const RUNS_PER_PAGE = 25;
@@ -69,7 +75,8 @@ export class AutomationRulesService {
         body.conditions !== undefined || body.event_name !== undefined
           ? this.checkConditions(ctx, eventName, body.conditions ?? conditionsOf(current))
           : undefined;
-      const actions = body.actions !== undefined ? await validateActions(trx, ctx.accountId, body.actions, this.services) : undefined;
+      const actions =
+        body.actions !== undefined ? await validateActions(trx, ctx.accountId, body.actions, this.services) : undefined;
       const updated = await repo.updateRule(trx, ctx.accountId, current.id, {
         ...(body.name !== undefined ? { name: body.name.trim() || body.name } : {}),
         ...(body.description !== undefined ? { description: body.description } : {}),
@@ -94,7 +101,10 @@ export class AutomationRulesService {
   /** The runs of a rule, newest first, 25 per page. */
   async runs(ctx: AccountContext, id: number, page: number): Promise<AutomationRuleRun[]> {
     const rule = await this.get(ctx, id);
-    return repo.listRuns(this.deps.db, ctx.accountId, rule.id, { limit: RUNS_PER_PAGE, offset: (page - 1) * RUNS_PER_PAGE });
+    return repo.listRuns(this.deps.db, ctx.accountId, rule.id, {
+      limit: RUNS_PER_PAGE,
+      offset: (page - 1) * RUNS_PER_PAGE,
+    });
   }
 
   /** 422 naming the bad event, condition or action; returns the definition as stored. */
@@ -112,8 +122,17 @@ export class AutomationRulesService {
   }
 
   /** The conditions compile for this event (conversations.filter.ts + message attributes), as stored. */
-  private checkConditions(ctx: AccountContext, eventName: string, conditions: readonly RuleCondition[]): StoredCondition[] {
-    compileRuleConditions(conditions, { accountId: ctx.accountId, dialect: this.deps.dialect, eventName, messageId: null });
+  private checkConditions(
+    ctx: AccountContext,
+    eventName: string,
+    conditions: readonly RuleCondition[],
+  ): StoredCondition[] {
+    compileRuleConditions(conditions, {
+      accountId: ctx.accountId,
+      dialect: this.deps.dialect,
+      eventName,
+      messageId: null,
+    });
     return conditions.map((c) => ({
       attribute_key: c.attribute_key,
       filter_operator: c.filter_operator,

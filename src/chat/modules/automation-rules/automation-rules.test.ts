@@ -87,7 +87,9 @@ describe('automation rules CRUD', () => {
 
   it('accepts a body wrapped in automation_rule, the extra event names and active=false', async () => {
     for (const event_name of ['conversation_opened', 'conversation_resolved', 'conversation_updated']) {
-      const res = await admin().post(`${acme.path}/automation_rules`, { automation_rule: validRule({ event_name, active: false }) });
+      const res = await admin().post(`${acme.path}/automation_rules`, {
+        automation_rule: validRule({ event_name, active: false }),
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.payload).toMatchObject({ event_name, active: false });
     }
@@ -156,32 +158,155 @@ describe('automation rules CRUD', () => {
 describe('automation rule validation', () => {
   const invalid: [string, Record<string, unknown>, string][] = [
     ['unknown event', { event_name: 'contact_created' }, 'event_name'],
-    ['unknown attribute', { conditions: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }, { attribute_key: 'password', filter_operator: 'equal_to', values: ['x'] }] }, 'conditions.1.attribute_key'],
-    ['operator of another attribute', { conditions: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }, { attribute_key: 'status', filter_operator: 'contains', values: ['op'] }] }, 'conditions.1.filter_operator'],
-    ['unknown operator', { conditions: [{ attribute_key: 'status', filter_operator: 'matches_regex', values: ['.*'] }] }, 'conditions.0.filter_operator'],
-    ['bad enum value', { conditions: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['closed'] }] }, 'conditions.0.values'],
-    ['bad query operator', { conditions: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'], query_operator: 'XOR' }, { attribute_key: 'priority', filter_operator: 'is_present' }] }, 'conditions.0.query_operator'],
-    ['message attribute on a conversation event', { conditions: [{ attribute_key: 'content', filter_operator: 'contains', values: ['x'] }] }, 'conditions.0.attribute_key'],
-    ['message attribute with a bad operator', { event_name: 'message_created', conditions: [{ attribute_key: 'content', filter_operator: 'is_present' }] }, 'conditions.0.filter_operator'],
-    ['message type that does not exist', { event_name: 'message_created', conditions: [{ attribute_key: 'message_type', filter_operator: 'equal_to', values: ['template'] }] }, 'conditions.0.values'],
+    [
+      'unknown attribute',
+      {
+        conditions: [
+          { attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] },
+          { attribute_key: 'password', filter_operator: 'equal_to', values: ['x'] },
+        ],
+      },
+      'conditions.1.attribute_key',
+    ],
+    [
+      'operator of another attribute',
+      {
+        conditions: [
+          { attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] },
+          { attribute_key: 'status', filter_operator: 'contains', values: ['op'] },
+        ],
+      },
+      'conditions.1.filter_operator',
+    ],
+    [
+      'unknown operator',
+      { conditions: [{ attribute_key: 'status', filter_operator: 'matches_regex', values: ['.*'] }] },
+      'conditions.0.filter_operator',
+    ],
+    [
+      'bad enum value',
+      { conditions: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['closed'] }] },
+      'conditions.0.values',
+    ],
+    [
+      'bad query operator',
+      {
+        conditions: [
+          { attribute_key: 'status', filter_operator: 'equal_to', values: ['open'], query_operator: 'XOR' },
+          { attribute_key: 'priority', filter_operator: 'is_present' },
+        ],
+      },
+      'conditions.0.query_operator',
+    ],
+    [
+      'message attribute on a conversation event',
+      { conditions: [{ attribute_key: 'content', filter_operator: 'contains', values: ['x'] }] },
+      'conditions.0.attribute_key',
+    ],
+    [
+      'message attribute with a bad operator',
+      { event_name: 'message_created', conditions: [{ attribute_key: 'content', filter_operator: 'is_present' }] },
+      'conditions.0.filter_operator',
+    ],
+    [
+      'message type that does not exist',
+      {
+        event_name: 'message_created',
+        conditions: [{ attribute_key: 'message_type', filter_operator: 'equal_to', values: ['template'] }],
+      },
+      'conditions.0.values',
+    ],
     ['no conditions', { conditions: [] }, 'conditions'],
-    ['too many conditions', { conditions: Array.from({ length: 21 }, () => ({ attribute_key: 'status', filter_operator: 'is_present' })) }, 'conditions'],
-    ['number as the attribute key', { conditions: [{ attribute_key: 5, filter_operator: 'equal_to', values: ['open'] }] }, 'conditions.0.attribute_key'],
-    ['unknown action', { actions: [{ action_name: 'add_label', action_params: ['a'] }, { action_name: 'delete_everything', action_params: [] }] }, 'actions.1.action_name'],
-    ['assign_agent to a stranger', { actions: [{ action_name: 'assign_agent', action_params: [999999] }] }, 'actions.0.action_params'],
-    ['assign_agent with two ids', { actions: [{ action_name: 'assign_agent', action_params: [1, 2] }] }, 'actions.0.action_params'],
-    ['assign_agent with a word', { actions: [{ action_name: 'assign_agent', action_params: ['me'] }] }, 'actions.0.action_params'],
-    ['assign_team of another account', { actions: [{ action_name: 'assign_team', action_params: [999999] }] }, 'actions.0.action_params'],
-    ['send_email to a non-address', { actions: [{ action_name: 'send_email', action_params: ['not-an-email'] }] }, 'actions.0.action_params'],
-    ['send_email with a header injection', { actions: [{ action_name: 'send_email', action_params: ['a@example.test\r\nBcc: x@example.test'] }] }, 'actions.0.action_params'],
-    ['send_email to 11 addresses', { actions: [{ action_name: 'send_email', action_params: Array.from({ length: 11 }, (_, i) => `p${i}@example.test`) }] }, 'actions.0.action_params'],
-    ['change_status to snoozed', { actions: [{ action_name: 'change_status', action_params: ['snoozed'] }] }, 'actions.0.action_params'],
-    ['change_priority to extreme', { actions: [{ action_name: 'change_priority', action_params: ['extreme'] }] }, 'actions.0.action_params'],
-    ['add_label without labels', { actions: [{ action_name: 'add_label', action_params: [] }] }, 'actions.0.action_params'],
-    ['add_label with a comma', { actions: [{ action_name: 'add_label', action_params: ['a,b'] }] }, 'actions.0.action_params.0'],
-    ['mute with params', { actions: [{ action_name: 'mute_conversation', action_params: ['now'] }] }, 'actions.0.action_params'],
+    [
+      'too many conditions',
+      { conditions: Array.from({ length: 21 }, () => ({ attribute_key: 'status', filter_operator: 'is_present' })) },
+      'conditions',
+    ],
+    [
+      'number as the attribute key',
+      { conditions: [{ attribute_key: 5, filter_operator: 'equal_to', values: ['open'] }] },
+      'conditions.0.attribute_key',
+    ],
+    [
+      'unknown action',
+      {
+        actions: [
+          { action_name: 'add_label', action_params: ['a'] },
+          { action_name: 'delete_everything', action_params: [] },
+        ],
+      },
+      'actions.1.action_name',
+    ],
+    [
+      'assign_agent to a stranger',
+      { actions: [{ action_name: 'assign_agent', action_params: [999999] }] },
+      'actions.0.action_params',
+    ],
+    [
+      'assign_agent with two ids',
+      { actions: [{ action_name: 'assign_agent', action_params: [1, 2] }] },
+      'actions.0.action_params',
+    ],
+    [
+      'assign_agent with a word',
+      { actions: [{ action_name: 'assign_agent', action_params: ['me'] }] },
+      'actions.0.action_params',
+    ],
+    [
+      'assign_team of another account',
+      { actions: [{ action_name: 'assign_team', action_params: [999999] }] },
+      'actions.0.action_params',
+    ],
+    [
+      'send_email to a non-address',
+      { actions: [{ action_name: 'send_email', action_params: ['not-an-email'] }] },
+      'actions.0.action_params',
+    ],
+    [
+      'send_email with a header injection',
+      { actions: [{ action_name: 'send_email', action_params: ['a@example.test\r\nBcc: x@example.test'] }] },
+      'actions.0.action_params',
+    ],
+    [
+      'send_email to 11 addresses',
+      {
+        actions: [
+          { action_name: 'send_email', action_params: Array.from({ length: 11 }, (_, i) => `p${i}@example.test`) },
+        ],
+      },
+      'actions.0.action_params',
+    ],
+    [
+      'change_status to snoozed',
+      { actions: [{ action_name: 'change_status', action_params: ['snoozed'] }] },
+      'actions.0.action_params',
+    ],
+    [
+      'change_priority to extreme',
+      { actions: [{ action_name: 'change_priority', action_params: ['extreme'] }] },
+      'actions.0.action_params',
+    ],
+    [
+      'add_label without labels',
+      { actions: [{ action_name: 'add_label', action_params: [] }] },
+      'actions.0.action_params',
+    ],
+    [
+      'add_label with a comma',
+      { actions: [{ action_name: 'add_label', action_params: ['a,b'] }] },
+      'actions.0.action_params.0',
+    ],
+    [
+      'mute with params',
+      { actions: [{ action_name: 'mute_conversation', action_params: ['now'] }] },
+      'actions.0.action_params',
+    ],
     ['no actions', { actions: [] }, 'actions'],
-    ['too many actions', { actions: Array.from({ length: 21 }, () => ({ action_name: 'mute_conversation', action_params: [] })) }, 'actions'],
+    [
+      'too many actions',
+      { actions: Array.from({ length: 21 }, () => ({ action_name: 'mute_conversation', action_params: [] })) },
+      'actions',
+    ],
     ['oversized name', { name: 'x'.repeat(256) }, 'name'],
     ['missing name', { name: undefined }, 'name'],
   ];
@@ -196,17 +321,27 @@ describe('automation rule validation', () => {
   });
 
   it('PATCH with a bad action or an event the conditions do not suit -> 422, rule unchanged', async () => {
-    const created = (await admin().post(`${acme.path}/automation_rules`, validRule({
-      event_name: 'message_created',
-      conditions: [{ attribute_key: 'content', filter_operator: 'contains', values: ['refund'] }],
-    }))).body.payload;
+    const created = (
+      await admin().post(
+        `${acme.path}/automation_rules`,
+        validRule({
+          event_name: 'message_created',
+          conditions: [{ attribute_key: 'content', filter_operator: 'contains', values: ['refund'] }],
+        }),
+      )
+    ).body.payload;
     const badAction = await admin().patch(`${acme.path}/automation_rules/${created.id}`, {
       name: 'Changed',
-      actions: [{ action_name: 'change_status', action_params: ['open'] }, { action_name: 'assign_team', action_params: ['x'] }],
+      actions: [
+        { action_name: 'change_status', action_params: ['open'] },
+        { action_name: 'assign_team', action_params: ['x'] },
+      ],
     });
     expect(badAction.status).toBe(422);
     expect(badAction.body.details[0].field).toBe('actions.1.action_params');
-    const badEvent = await admin().patch(`${acme.path}/automation_rules/${created.id}`, { event_name: 'conversation_updated' });
+    const badEvent = await admin().patch(`${acme.path}/automation_rules/${created.id}`, {
+      event_name: 'conversation_updated',
+    });
     expect(badEvent.status).toBe(422);
     expect(badEvent.body.details[0].field).toBe('conditions.0.attribute_key');
     expect((await admin().get(`${acme.path}/automation_rules/${created.id}`)).body.payload).toEqual(created);
@@ -214,13 +349,15 @@ describe('automation rule validation', () => {
 });
 
 describe('automation rule access', () => {
-  it('another account\'s rule is 404 for show, update, delete and runs', async () => {
-    const theirs = (await client(t.app, other.admin.token).post(`${other.path}/automation_rules`, {
-      name: 'Theirs',
-      event_name: 'conversation_created',
-      conditions: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }],
-      actions: [{ action_name: 'mute_conversation' }],
-    })).body.payload;
+  it("another account's rule is 404 for show, update, delete and runs", async () => {
+    const theirs = (
+      await client(t.app, other.admin.token).post(`${other.path}/automation_rules`, {
+        name: 'Theirs',
+        event_name: 'conversation_created',
+        conditions: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }],
+        actions: [{ action_name: 'mute_conversation' }],
+      })
+    ).body.payload;
     const path = `${acme.path}/automation_rules/${theirs.id}`;
     expect((await admin().get(path)).status).toBe(404);
     expect((await admin().patch(path, { name: 'Mine now' })).status).toBe(404);

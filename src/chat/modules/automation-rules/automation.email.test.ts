@@ -10,7 +10,10 @@ let smtp: TestSmtpServer;
 
 beforeAll(async () => {
   smtp = await new TestSmtpServer().start();
-  t = await buildChatTestApp({ SMTP_URL: smtp.url, MAIL_FROM: 'Ponte Alerts <alerts@ponte.test>' }, { background: { pollIntervalMs: 20 } });
+  t = await buildChatTestApp(
+    { SMTP_URL: smtp.url, MAIL_FROM: 'Ponte Alerts <alerts@ponte.test>' },
+    { background: { pollIntervalMs: 20 } },
+  );
 });
 afterAll(async () => {
   await t.close();
@@ -42,7 +45,12 @@ describe('send_email action', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(200);
 
     const inbox = await newInbox(t, acc, { type: 'api' }, 'Website');
-    await newContact(t, acc, { name: 'Dana Customer', email: 'dana@example.test', inbox_id: inbox.id, source_id: 'dana-1' });
+    await newContact(t, acc, {
+      name: 'Dana Customer',
+      email: 'dana@example.test',
+      inbox_id: inbox.id,
+      source_id: 'dana-1',
+    });
     const c = await newConversation(t, acc, { inboxId: inbox.id, contactSourceId: 'dana-1' });
     await newMessage(t, acc, c.id, { content: 'Just saying hello', message_type: 'incoming' });
     expect(smtp.received.length).toBe(0);
@@ -66,7 +74,12 @@ describe('send_email action', () => {
       () => t.db.selectFrom('outgoing_emails').selectAll().where('account_id', '=', acc.id).executeTakeFirstOrThrow(),
       (r) => r.status === 'sent',
     );
-    expect(row).toMatchObject({ status: 'sent', attempts: 1, last_error: null, source: `automation_rule:${created.body.payload.id}` });
+    expect(row).toMatchObject({
+      status: 'sent',
+      attempts: 1,
+      last_error: null,
+      source: `automation_rule:${created.body.payload.id}`,
+    });
     expect(smtp.received.length).toBe(1); // the first message did not match
   });
 
@@ -88,11 +101,17 @@ describe('send_email action', () => {
     const before = smtp.received.length;
     await newConversation(t, acc);
     const log = await until(
-      async () => (await admin.get(`${acc.path}/automation_rules/${created.body.payload.id}/runs`)).body.payload as { outcome: string; error: string | null }[],
+      async () =>
+        (await admin.get(`${acc.path}/automation_rules/${created.body.payload.id}/runs`)).body.payload as {
+          outcome: string;
+          error: string | null;
+        }[],
       (l) => l.length > 0,
     );
     expect(log[0]).toMatchObject({ outcome: 'failed', error: expect.stringContaining('assign_team') });
-    expect(await t.db.selectFrom('outgoing_emails').select('id').where('account_id', '=', acc.id).execute()).toEqual([]);
+    expect(await t.db.selectFrom('outgoing_emails').select('id').where('account_id', '=', acc.id).execute()).toEqual(
+      [],
+    );
     expect(smtp.received.length).toBe(before);
   });
 });

@@ -23,7 +23,9 @@ const oneLine = (s: string, max = 200) => {
 export function composeRuleEmail(input: RuleEmailInput): { subject: string; text: string } {
   const { bundle, rule } = input;
   const c = bundle.conversation;
-  const contact = bundle.contact ? `${bundle.contact.name || 'Unnamed contact'}${bundle.contact.email ? ` <${bundle.contact.email}>` : ''}` : 'unknown';
+  const contact = bundle.contact
+    ? `${bundle.contact.name || 'Unnamed contact'}${bundle.contact.email ? ` <${bundle.contact.email}>` : ''}`
+    : 'unknown';
   const lines = [
     `Automation rule "${oneLine(rule.name)}" ran on ${input.eventName} for conversation #${c.display_id}.`,
     '',

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboxEvents } from '../../../../test/helpers/db.js';
-import { addInboxMembers, newAccount, newAgent, newContact, newConversation, newInbox, newMessage, newTeam, type TestAccount } from '../../../../test/helpers/factories.js';
+import {
+  addInboxMembers,
+  newAccount,
+  newAgent,
+  newContact,
+  newConversation,
+  newInbox,
+  newMessage,
+  newTeam,
+  type TestAccount,
+} from '../../../../test/helpers/factories.js';
 import { client } from '../../../../test/helpers/http.js';
 import { TestReceiver } from '../../../../test/helpers/receiver.js';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
@@ -31,7 +41,10 @@ async function settle(timeoutMs = 15_000) {
 }
 
 async function rule(account: TestAccount, body: Record<string, unknown>) {
-  const res = await client(t.app, account.admin.token).post(`${account.path}/automation_rules`, { name: 'Rule', ...body });
+  const res = await client(t.app, account.admin.token).post(`${account.path}/automation_rules`, {
+    name: 'Rule',
+    ...body,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.payload as { id: number };
 }
@@ -39,13 +52,31 @@ async function rule(account: TestAccount, body: Record<string, unknown>) {
 async function conversation(account: TestAccount, id: number) {
   const res = await client(t.app, account.admin.token).get(`${account.path}/conversations/${id}`);
   expect(res.status).toBe(200);
-  return res.body as { id: number; status: string; priority: string; labels: string[]; muted: boolean; team: { id: number } | null; assignee: { id: number } | null };
+  return res.body as {
+    id: number;
+    status: string;
+    priority: string;
+    labels: string[];
+    muted: boolean;
+    team: { id: number } | null;
+    assignee: { id: number } | null;
+  };
 }
 
 async function runs(account: TestAccount, ruleId: number) {
   const res = await client(t.app, account.admin.token).get(`${account.path}/automation_rules/${ruleId}/runs`);
   expect(res.status).toBe(200);
-  return res.body.payload as { id: number; rule_id: number; event_name: string; event_id: number; conversation_id: number; outcome: string; actions_applied: string[]; error: string | null; created_at: number }[];
+  return res.body.payload as {
+    id: number;
+    rule_id: number;
+    event_name: string;
+    event_id: number;
+    conversation_id: number;
+    outcome: string;
+    actions_applied: string[];
+    error: string | null;
+    created_at: number;
+  }[];
 }
 
 describe('automation engine', () => {
@@ -81,12 +112,17 @@ describe('automation engine', () => {
       },
     ]);
     // The rule's own changes were recorded as automation events and triggered nothing more.
-    const updates = (await t.db.selectFrom('outbox_events').select(['origin']).where('account_id', '=', acc.id).where('name', '=', 'conversation_updated').execute());
+    const updates = await t.db
+      .selectFrom('outbox_events')
+      .select(['origin'])
+      .where('account_id', '=', acc.id)
+      .where('name', '=', 'conversation_updated')
+      .execute();
     expect(updates.length).toBe(2);
     expect(updates.every((e) => e.origin === 'automation')).toBe(true);
   });
 
-  it('assign_agent assigns an agent of the conversation\'s inbox', async () => {
+  it("assign_agent assigns an agent of the conversation's inbox", async () => {
     const acc = await newAccount(t);
     const inbox = await newInbox(t, acc);
     const agent = await newAgent(t, acc, 'Rita Router');
@@ -123,10 +159,24 @@ describe('automation engine', () => {
       await newContact(t, acc, { name, inbox_id: inboxId, source_id: sourceId });
       return sourceId;
     };
-    const pendingInA = await newConversation(t, acc, { inboxId: inboxA.id, contactSourceId: await contactIn(inboxA.id, 'Plain'), status: 'pending' });
-    const vipInB = await newConversation(t, acc, { inboxId: inboxB.id, contactSourceId: await contactIn(inboxB.id, 'Big Vip Person') });
-    const openInA = await newConversation(t, acc, { inboxId: inboxA.id, contactSourceId: await contactIn(inboxA.id, 'Plain Too') });
-    const pendingInB = await newConversation(t, acc, { inboxId: inboxB.id, contactSourceId: await contactIn(inboxB.id, 'Nobody'), status: 'pending' });
+    const pendingInA = await newConversation(t, acc, {
+      inboxId: inboxA.id,
+      contactSourceId: await contactIn(inboxA.id, 'Plain'),
+      status: 'pending',
+    });
+    const vipInB = await newConversation(t, acc, {
+      inboxId: inboxB.id,
+      contactSourceId: await contactIn(inboxB.id, 'Big Vip Person'),
+    });
+    const openInA = await newConversation(t, acc, {
+      inboxId: inboxA.id,
+      contactSourceId: await contactIn(inboxA.id, 'Plain Too'),
+    });
+    const pendingInB = await newConversation(t, acc, {
+      inboxId: inboxB.id,
+      contactSourceId: await contactIn(inboxB.id, 'Nobody'),
+      status: 'pending',
+    });
     await settle();
     expect((await conversation(acc, pendingInA.id)).priority).toBe('high');
     expect((await conversation(acc, vipInB.id)).priority).toBe('high');
@@ -180,9 +230,15 @@ describe('automation engine', () => {
     expect(await conversation(acc, c.id)).toMatchObject({ status: 'pending', priority: 'none', labels: [] });
 
     const admin = client(t.app, acc.admin.token);
-    expect((await admin.post(`${acc.path}/conversations/${c.id}/toggle_status`, { status: 'resolved' })).status).toBe(200);
+    expect((await admin.post(`${acc.path}/conversations/${c.id}/toggle_status`, { status: 'resolved' })).status).toBe(
+      200,
+    );
     await settle();
-    expect(await conversation(acc, c.id)).toMatchObject({ status: 'resolved', labels: ['was-resolved'], priority: 'none' });
+    expect(await conversation(acc, c.id)).toMatchObject({
+      status: 'resolved',
+      labels: ['was-resolved'],
+      priority: 'none',
+    });
 
     expect((await admin.post(`${acc.path}/conversations/${c.id}/toggle_status`, { status: 'open' })).status).toBe(200);
     await settle();
@@ -208,10 +264,16 @@ describe('automation engine', () => {
     const c = await newConversation(t, acc);
     await settle();
     const admin = client(t.app, acc.admin.token);
-    expect((await admin.post(`${acc.path}/conversations/${c.id}/labels`, { labels: ['spam', 'keep'] })).status).toBe(200);
+    expect((await admin.post(`${acc.path}/conversations/${c.id}/labels`, { labels: ['spam', 'keep'] })).status).toBe(
+      200,
+    );
     await settle();
     expect(await conversation(acc, c.id)).toMatchObject({ labels: ['keep'], muted: true, priority: 'none' });
-    expect((await runs(acc, r.id))[0]).toMatchObject({ event_name: 'conversation_updated', outcome: 'applied', actions_applied: ['remove_label', 'mute_conversation'] });
+    expect((await runs(acc, r.id))[0]).toMatchObject({
+      event_name: 'conversation_updated',
+      outcome: 'applied',
+      actions_applied: ['remove_label', 'mute_conversation'],
+    });
   });
 
   it('a failing rule is rolled back alone and logged as failed; other rules and webhooks still happen', async () => {
@@ -219,7 +281,10 @@ describe('automation engine', () => {
     const leaver = await newAgent(t, acc, 'Leaver');
     const receiver = await new TestReceiver().start();
     try {
-      const hook = await client(t.app, acc.admin.token).post(`${acc.path}/webhooks`, { url: receiver.url, subscriptions: ['conversation_created'] });
+      const hook = await client(t.app, acc.admin.token).post(`${acc.path}/webhooks`, {
+        url: receiver.url,
+        subscriptions: ['conversation_created'],
+      });
       expect(hook.status).toBe(200);
       const failing = await rule(acc, {
         event_name: 'conversation_created',
@@ -250,7 +315,11 @@ describe('automation engine', () => {
 
       await receiver.waitFor(1);
       expect(receiver.received[0].json).toMatchObject({ event: 'conversation_created', id: c.id });
-      const events = await t.db.selectFrom('outbox_events').select(['dispatch_error']).where('account_id', '=', acc.id).execute();
+      const events = await t.db
+        .selectFrom('outbox_events')
+        .select(['dispatch_error'])
+        .where('account_id', '=', acc.id)
+        .execute();
       expect(events.every((e) => e.dispatch_error === null)).toBe(true);
     } finally {
       await receiver.stop();
@@ -274,7 +343,9 @@ describe('automation engine', () => {
     const c = await newConversation(t, acc);
     await settle();
     const admin = client(t.app, acc.admin.token);
-    expect((await admin.post(`${acc.path}/conversations/${c.id}/toggle_priority`, { priority: 'high' })).status).toBe(200);
+    expect((await admin.post(`${acc.path}/conversations/${c.id}/toggle_priority`, { priority: 'high' })).status).toBe(
+      200,
+    );
     await settle();
     // A saw high and set low; B then saw low and set high. Their own events trigger nothing.
     expect((await conversation(acc, c.id)).priority).toBe('high');
@@ -282,12 +353,20 @@ describe('automation engine', () => {
     expect((await runs(acc, b.id)).length).toBe(1);
     const updates = await outboxEvents(t.db, acc.id, 'conversation_updated');
     expect(updates.length).toBe(3);
-    const origins = await t.db.selectFrom('outbox_events').select('origin').where('account_id', '=', acc.id).where('name', '=', 'conversation_updated').orderBy('id').execute();
+    const origins = await t.db
+      .selectFrom('outbox_events')
+      .select('origin')
+      .where('account_id', '=', acc.id)
+      .where('name', '=', 'conversation_updated')
+      .orderBy('id')
+      .execute();
     expect(origins.map((o) => o.origin)).toEqual([null, 'automation', 'automation']);
 
     // A second user change (to low): A (evaluated first, in id order) does not match; B sets high
     // once, and its change triggers nothing. Still no loop.
-    expect((await admin.post(`${acc.path}/conversations/${c.id}/toggle_priority`, { priority: 'low' })).status).toBe(200);
+    expect((await admin.post(`${acc.path}/conversations/${c.id}/toggle_priority`, { priority: 'low' })).status).toBe(
+      200,
+    );
     await settle();
     expect((await conversation(acc, c.id)).priority).toBe('high');
     expect((await runs(acc, a.id)).length).toBe(1);

@@ -18,7 +18,12 @@ interface Target {
 }
 
 /** The chat events automation rules listen to. */
-export const RULE_TRIGGER_EVENTS = ['conversation_created', 'conversation_updated', 'conversation_status_changed', 'message_created'] as const;
+export const RULE_TRIGGER_EVENTS = [
+  'conversation_created',
+  'conversation_updated',
+  'conversation_status_changed',
+  'message_created',
+] as const;
 export type RuleTriggerEvent = EventOf<ChatEvents, (typeof RULE_TRIGGER_EVENTS)[number]>;
 
 /**
@@ -71,7 +76,12 @@ export class AutomationEngine {
     const target = targetOf(event);
     const rules = await repo.activeRulesFor(trx, event.accountId, ruleEvents);
     if (rules.length === 0) return;
-    const lookup: AccountContext = { accountId: event.accountId, actor: { type: 'automation', ruleId: 0 }, role: 'administrator', userId: null };
+    const lookup: AccountContext = {
+      accountId: event.accountId,
+      actor: { type: 'automation', ruleId: 0 },
+      role: 'administrator',
+      userId: null,
+    };
     const conversation = await this.services.conversations.get(lookup, target.displayId, trx).catch((err) => {
       if (err instanceof HttpError && err.statusCode === 404) return null; // gone since the event
       throw err;
@@ -80,9 +90,20 @@ export class AutomationEngine {
     for (const rule of rules) await this.runRule(trx, rule, event, target, conversation.id);
   }
 
-  private async runRule(trx: Trx, rule: AutomationRule, event: RuleTriggerEvent, target: Target, conversationId: number) {
+  private async runRule(
+    trx: Trx,
+    rule: AutomationRule,
+    event: RuleTriggerEvent,
+    target: Target,
+    conversationId: number,
+  ) {
     const accountId = rule.account_id;
-    const ctx: AccountContext = { accountId, actor: { type: 'automation', ruleId: rule.id }, role: 'administrator', userId: null };
+    const ctx: AccountContext = {
+      accountId,
+      actor: { type: 'automation', ruleId: rule.id },
+      role: 'administrator',
+      userId: null,
+    };
     const savepoint = sql.raw(`automation_rule_${Number(rule.id)}`);
     const applied: string[] = [];
     let outcome: AutomationRunOutcome = 'skipped';
@@ -100,7 +121,13 @@ export class AutomationEngine {
         const actions = actionsOf(rule);
         for (const [i, action] of actions.entries()) {
           step = `action ${i} (${action.action_name})`;
-          await applyAction(trx, this.deps, this.services, { ctx, displayId: target.displayId, rule, eventName: event.name }, action);
+          await applyAction(
+            trx,
+            this.deps,
+            this.services,
+            { ctx, displayId: target.displayId, rule, eventName: event.name },
+            action,
+          );
           applied.push(action.action_name);
         }
         outcome = 'applied';
@@ -112,7 +139,8 @@ export class AutomationEngine {
       outcome = 'failed';
       error = `${step}: ${describe(err)}`;
       applied.length = 0; // rolled back with the rule
-      if (!(err instanceof HttpError)) this.logger?.error({ err, ruleId: rule.id, eventId: event.id }, 'automation rule crashed');
+      if (!(err instanceof HttpError))
+        this.logger?.error({ err, ruleId: rule.id, eventId: event.id }, 'automation rule crashed');
     }
     // Runs whose conditions did not match are not logged (they would be most events).
     if (outcome === 'skipped') return;

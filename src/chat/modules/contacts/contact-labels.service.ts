@@ -16,11 +16,13 @@ export function normalizeLabels(labels: readonly string[], field = 'labels'): st
   labels.forEach((raw, i) => {
     const label = normalizeLabel(raw);
     if (label === '') problems.push({ field: `${field}.${i}`, message: "can't be blank" });
-    else if (label.length > 255) problems.push({ field: `${field}.${i}`, message: 'is too long (maximum is 255 characters)' });
+    else if (label.length > 255)
+      problems.push({ field: `${field}.${i}`, message: 'is too long (maximum is 255 characters)' });
     else if (label.includes(',')) problems.push({ field: `${field}.${i}`, message: 'must not contain commas' });
     else out.add(label);
   });
-  if (problems.length > 0) throw unprocessable(`Invalid labels: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, problems);
+  if (problems.length > 0)
+    throw unprocessable(`Invalid labels: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, problems);
   return [...out].sort();
 }
 
@@ -30,7 +32,12 @@ export function normalizeLabels(labels: readonly string[], field = 'labels'): st
  */
 export function normalizeLabelFilter(labels: readonly string[] | undefined): string[] | undefined {
   if (!labels) return undefined;
-  const out = new Set(labels.flatMap((l) => l.split(',')).map(normalizeLabel).filter((l) => l !== ''));
+  const out = new Set(
+    labels
+      .flatMap((l) => l.split(','))
+      .map(normalizeLabel)
+      .filter((l) => l !== ''),
+  );
   return out.size > 0 ? [...out] : undefined;
 }
 

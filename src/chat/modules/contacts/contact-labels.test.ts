@@ -35,7 +35,12 @@ describe('{A}/contacts/:id/labels', () => {
     expect(set.body).toEqual({ payload: ['billing', 'support', 'vip-2'] });
     expect(await api.get(url)).toMatchObject({ status: 200, body: { payload: ['billing', 'support', 'vip-2'] } });
     expect(await storedLabels(id)).toEqual(['billing', 'support', 'vip-2']);
-    const row = await t.db.selectFrom('taggings').selectAll().where('taggable_id', '=', id).where('label', '=', 'billing').executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('taggings')
+      .selectAll()
+      .where('taggable_id', '=', id)
+      .where('label', '=', 'billing')
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ account_id: account.id, taggable_type: 'Contact' });
 
     const replaced = await api.post(url, { labels: ['vip-2', 'lead'] });
@@ -95,9 +100,14 @@ describe('{A}/contacts/:id/labels', () => {
 
     const mine = (await newContact(t, account)).contact.id;
     expect((await call(t.app, { url: `${account.path}/contacts/${mine}/labels` })).status).toBe(401);
-    expect((await call(t.app, { method: 'POST', url: `${account.path}/contacts/${mine}/labels`, body: { labels: ['x'] } })).status).toBe(401);
+    expect(
+      (await call(t.app, { method: 'POST', url: `${account.path}/contacts/${mine}/labels`, body: { labels: ['x'] } }))
+        .status,
+    ).toBe(401);
     const agent = await newAgent(t, account);
-    const res = await client(t.app, agent.token).post(`${account.path}/contacts/${mine}/labels`, { labels: ['Agent-Set'] });
+    const res = await client(t.app, agent.token).post(`${account.path}/contacts/${mine}/labels`, {
+      labels: ['Agent-Set'],
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ payload: ['agent-set'] });
   });

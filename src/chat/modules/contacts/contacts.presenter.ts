@@ -14,7 +14,12 @@ export function presentContactInbox(ci: ContactInboxRow) {
 
 /** A contact inbox row with its inbox record, in the same shape. */
 export function presentContactInboxOf(ci: { source_id: string }, inbox: Pick<Inbox, 'id' | 'name' | 'channel_type'>) {
-  return presentContactInbox({ source_id: ci.source_id, inbox_id: inbox.id, inbox_name: inbox.name, channel_type: inbox.channel_type });
+  return presentContactInbox({
+    source_id: ci.source_id,
+    inbox_id: inbox.id,
+    inbox_name: inbox.name,
+    channel_type: inbox.channel_type,
+  });
 }
 
 export function presentContact(contact: Contact, contactInboxes: ContactInboxRow[] = []) {

@@ -9,11 +9,21 @@ export async function insertContact(q: Q, values: Insertable<ContactsTable>) {
 }
 
 export async function findContact(q: Q, accountId: number, id: number) {
-  return q.selectFrom('contacts').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return q
+    .selectFrom('contacts')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function findContactByEmail(q: Q, accountId: number, email: string) {
-  return q.selectFrom('contacts').selectAll().where('account_id', '=', accountId).where('email', '=', email).executeTakeFirst();
+  return q
+    .selectFrom('contacts')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('email', '=', email)
+    .executeTakeFirst();
 }
 
 export async function findContactByIdentifier(q: Q, accountId: number, identifier: string) {
@@ -43,7 +53,11 @@ export async function deleteContact(q: Q, accountId: number, id: number) {
     .where('account_id', '=', accountId)
     .where('taggable_type', '=', 'Conversation')
     .where('taggable_id', 'in', (eb) =>
-      eb.selectFrom('conversations').select('conversations.id').where('conversations.account_id', '=', accountId).where('conversations.contact_id', '=', id),
+      eb
+        .selectFrom('conversations')
+        .select('conversations.id')
+        .where('conversations.account_id', '=', accountId)
+        .where('conversations.contact_id', '=', id),
     )
     .execute();
   await q.deleteFrom('contacts').where('account_id', '=', accountId).where('id', '=', id).execute();

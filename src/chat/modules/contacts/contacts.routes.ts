@@ -28,90 +28,166 @@ export const contactsRoutes: ChatRoutes = async (app, { services }) => {
   const svc = services.contacts;
   const labels = services.contactLabels;
 
-  app.get(`${A}/contacts`, {
-    schema: {
-      tags, security, summary: 'List contacts, 15 per page (optionally only those with any of `labels`)',
-      params: AccountParams, querystring: ContactListQuery, response: { 200: ContactPage, ...errors },
-    },
-  }, async (req) => presentContactPage(await svc.list(ctxOf(req), req.query)));
-
-  app.get(`${A}/contacts/search`, {
-    schema: {
-      tags, security, summary: 'Search contacts by name, email, phone number or identifier, 15 per page',
-      params: AccountParams, querystring: ContactSearchQuery, response: { 200: ContactPage, ...errors },
-    },
-  }, async (req) => presentContactPage(await svc.search(ctxOf(req), req.query)));
-
-  app.post(`${A}/contacts`, {
-    config: { bodyKey: 'contact' },
-    schema: {
-      tags, security, summary: 'Create a contact (with inbox_id, also its contact inbox)',
-      params: AccountParams, body: ContactCreateBody,
-      response: {
-        200: Type.Object({ payload: Type.Object({ contact: ContactSchema, contact_inbox: Nullable(ContactInboxSchema) }) }),
-        ...errors,
+  app.get(
+    `${A}/contacts`,
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'List contacts, 15 per page (optionally only those with any of `labels`)',
+        params: AccountParams,
+        querystring: ContactListQuery,
+        response: { 200: ContactPage, ...errors },
       },
     },
-  }, async (req) => {
-    const ctx = ctxOf(req);
-    const { contact } = await svc.create(ctx, req.body);
-    const inboxes = (await svc.contactInboxesOf(ctx.accountId, [contact.id])).get(contact.id) ?? [];
-    const presented = presentContact(contact, inboxes);
-    return { payload: { contact: presented, contact_inbox: presented.contact_inboxes[0] ?? null } };
-  });
+    async (req) => presentContactPage(await svc.list(ctxOf(req), req.query)),
+  );
 
-  app.get(`${A}/contacts/:id`, {
-    schema: { tags, security, summary: 'Show a contact', params: ContactParams, response: { 200: ContactResponse, ...errors } },
-  }, async (req) => {
-    const ctx = ctxOf(req);
-    const contact = await svc.get(ctx, req.params.id);
-    const inboxes = (await svc.contactInboxesOf(ctx.accountId, [contact.id])).get(contact.id) ?? [];
-    return { payload: presentContact(contact, inboxes) };
-  });
+  app.get(
+    `${A}/contacts/search`,
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Search contacts by name, email, phone number or identifier, 15 per page',
+        params: AccountParams,
+        querystring: ContactSearchQuery,
+        response: { 200: ContactPage, ...errors },
+      },
+    },
+    async (req) => presentContactPage(await svc.search(ctxOf(req), req.query)),
+  );
+
+  app.post(
+    `${A}/contacts`,
+    {
+      config: { bodyKey: 'contact' },
+      schema: {
+        tags,
+        security,
+        summary: 'Create a contact (with inbox_id, also its contact inbox)',
+        params: AccountParams,
+        body: ContactCreateBody,
+        response: {
+          200: Type.Object({
+            payload: Type.Object({ contact: ContactSchema, contact_inbox: Nullable(ContactInboxSchema) }),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (req) => {
+      const ctx = ctxOf(req);
+      const { contact } = await svc.create(ctx, req.body);
+      const inboxes = (await svc.contactInboxesOf(ctx.accountId, [contact.id])).get(contact.id) ?? [];
+      const presented = presentContact(contact, inboxes);
+      return { payload: { contact: presented, contact_inbox: presented.contact_inboxes[0] ?? null } };
+    },
+  );
+
+  app.get(
+    `${A}/contacts/:id`,
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Show a contact',
+        params: ContactParams,
+        response: { 200: ContactResponse, ...errors },
+      },
+    },
+    async (req) => {
+      const ctx = ctxOf(req);
+      const contact = await svc.get(ctx, req.params.id);
+      const inboxes = (await svc.contactInboxesOf(ctx.accountId, [contact.id])).get(contact.id) ?? [];
+      return { payload: presentContact(contact, inboxes) };
+    },
+  );
 
   // Chatwoot documents PUT; PATCH is the same update.
   for (const method of ['patch', 'put'] as const) {
-    app[method](`${A}/contacts/:id`, {
-      config: { bodyKey: 'contact' },
-      schema: {
-        tags, security, summary: 'Update a contact (custom and additional attributes merge into the stored ones)',
-        params: ContactParams, body: ContactUpdateBody, response: { 200: ContactResponse, ...errors },
+    app[method](
+      `${A}/contacts/:id`,
+      {
+        config: { bodyKey: 'contact' },
+        schema: {
+          tags,
+          security,
+          summary: 'Update a contact (custom and additional attributes merge into the stored ones)',
+          params: ContactParams,
+          body: ContactUpdateBody,
+          response: { 200: ContactResponse, ...errors },
+        },
       },
-    }, async (req) => {
-      const { contact, contactInboxes } = await svc.update(ctxOf(req), req.params.id, req.body);
-      return { payload: presentContact(contact, contactInboxes) };
-    });
+      async (req) => {
+        const { contact, contactInboxes } = await svc.update(ctxOf(req), req.params.id, req.body);
+        return { payload: presentContact(contact, contactInboxes) };
+      },
+    );
   }
 
-  app.delete(`${A}/contacts/:id`, {
-    config: { adminOnly: true },
-    schema: {
-      tags, security, summary: 'Delete a contact with its conversations and messages (administrators)',
-      params: ContactParams, response: { 200: Type.Object({}), ...errors },
+  app.delete(
+    `${A}/contacts/:id`,
+    {
+      config: { adminOnly: true },
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a contact with its conversations and messages (administrators)',
+        params: ContactParams,
+        response: { 200: Type.Object({}), ...errors },
+      },
     },
-  }, async (req) => {
-    await svc.delete(ctxOf(req), req.params.id);
-    return {};
-  });
-
-  app.get(`${A}/contacts/:id/labels`, {
-    schema: { tags, security, summary: "List a contact's labels", params: ContactParams, response: { 200: LabelsResponse, ...errors } },
-  }, async (req) => ({ payload: await labels.list(ctxOf(req), req.params.id) }));
-
-  app.post(`${A}/contacts/:id/labels`, {
-    schema: {
-      tags, security, summary: "Replace all of a contact's labels (trimmed, lower-cased)",
-      params: ContactParams, body: ContactLabelsBody, response: { 200: LabelsResponse, ...errors },
+    async (req) => {
+      await svc.delete(ctxOf(req), req.params.id);
+      return {};
     },
-  }, async (req) => ({ payload: await labels.replace(ctxOf(req), req.params.id, req.body.labels) }));
+  );
 
-  app.post(`${A}/contacts/:id/contact_inboxes`, {
-    schema: {
-      tags, security, summary: 'Add the contact to an inbox (returns the existing contact inbox when there is one)',
-      params: ContactParams, body: ContactInboxCreateBody, response: { 200: ContactInboxSchema, ...errors },
+  app.get(
+    `${A}/contacts/:id/labels`,
+    {
+      schema: {
+        tags,
+        security,
+        summary: "List a contact's labels",
+        params: ContactParams,
+        response: { 200: LabelsResponse, ...errors },
+      },
     },
-  }, async (req) => {
-    const { contactInbox, inbox } = await svc.addToInbox(ctxOf(req), req.params.id, req.body);
-    return presentContactInboxOf(contactInbox, inbox);
-  });
+    async (req) => ({ payload: await labels.list(ctxOf(req), req.params.id) }),
+  );
+
+  app.post(
+    `${A}/contacts/:id/labels`,
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Replace all of a contact's labels (trimmed, lower-cased)",
+        params: ContactParams,
+        body: ContactLabelsBody,
+        response: { 200: LabelsResponse, ...errors },
+      },
+    },
+    async (req) => ({ payload: await labels.replace(ctxOf(req), req.params.id, req.body.labels) }),
+  );
+
+  app.post(
+    `${A}/contacts/:id/contact_inboxes`,
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Add the contact to an inbox (returns the existing contact inbox when there is one)',
+        params: ContactParams,
+        body: ContactInboxCreateBody,
+        response: { 200: ContactInboxSchema, ...errors },
+      },
+    },
+    async (req) => {
+      const { contactInbox, inbox } = await svc.addToInbox(ctxOf(req), req.params.id, req.body);
+      return presentContactInboxOf(contactInbox, inbox);
+    },
+  );
 };

@@ -48,7 +48,11 @@ export const ContactListQuery = Type.Object({
 export type ContactListQuery = Static<typeof ContactListQuery>;
 
 export const ContactSearchQuery = Type.Object({
-  q: Type.String({ minLength: 1, maxLength: 255, description: 'Matched against name, email, phone number and identifier' }),
+  q: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    description: 'Matched against name, email, phone number and identifier',
+  }),
   page: Type.Optional(PageQuery),
   sort: Type.Optional(ContactSort),
 });
@@ -56,7 +60,10 @@ export type ContactSearchQuery = Static<typeof ContactSearchQuery>;
 
 export const MAX_LABELS = 100;
 export const ContactLabelsBody = Type.Object({
-  labels: Type.Array(Type.String({ maxLength: 255 }), { maxItems: MAX_LABELS, description: 'Replaces all labels of the contact' }),
+  labels: Type.Array(Type.String({ maxLength: 255 }), {
+    maxItems: MAX_LABELS,
+    description: 'Replaces all labels of the contact',
+  }),
 });
 export type ContactLabelsBody = Static<typeof ContactLabelsBody>;
 export const LabelsResponse = Type.Object({ payload: Type.Array(Type.String()) });
@@ -72,24 +79,22 @@ export const ContactInboxSchema = Type.Object({
   inbox: Type.Object({ id: Type.Integer(), name: Type.String(), channel_type: Type.String() }),
 });
 
-export const ContactSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    name: Type.String(),
-    email: Nullable(Type.String()),
-    phone_number: Nullable(Type.String()),
-    identifier: Nullable(Type.String()),
-    thumbnail: Type.String(),
-    availability_status: Type.String(),
-    blocked: Type.Boolean(),
-    type: Type.Literal('contact'),
-    additional_attributes: JsonObject,
-    custom_attributes: JsonObject,
-    last_activity_at: Nullable(Type.Integer({ description: 'UNIX seconds' })),
-    created_at: Type.Integer({ description: 'UNIX seconds' }),
-    contact_inboxes: Type.Array(ContactInboxSchema),
-  },
-);
+export const ContactSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  email: Nullable(Type.String()),
+  phone_number: Nullable(Type.String()),
+  identifier: Nullable(Type.String()),
+  thumbnail: Type.String(),
+  availability_status: Type.String(),
+  blocked: Type.Boolean(),
+  type: Type.Literal('contact'),
+  additional_attributes: JsonObject,
+  custom_attributes: JsonObject,
+  last_activity_at: Nullable(Type.Integer({ description: 'UNIX seconds' })),
+  created_at: Type.Integer({ description: 'UNIX seconds' }),
+  contact_inboxes: Type.Array(ContactInboxSchema),
+});
 
 export const ContactPage = Type.Object({
   meta: Type.Object({ count: Type.Integer(), current_page: Type.Integer() }),

@@ -74,15 +74,23 @@ export class ContactsService {
   }
 
   /** Refuses an e-mail or identifier already used by another contact of the account (409). */
-  async assertUnique(q: Q, accountId: number, values: { email?: string | null; identifier?: string | null }, exceptId?: number) {
+  async assertUnique(
+    q: Q,
+    accountId: number,
+    values: { email?: string | null; identifier?: string | null },
+    exceptId?: number,
+  ) {
     if (values.email) {
       const other = await repo.findContactByEmail(q, accountId, values.email);
-      if (other && other.id !== exceptId) throw conflict('Email has already been taken', [{ field: 'email', message: 'has already been taken' }]);
+      if (other && other.id !== exceptId)
+        throw conflict('Email has already been taken', [{ field: 'email', message: 'has already been taken' }]);
     }
     if (values.identifier) {
       const other = await repo.findContactByIdentifier(q, accountId, values.identifier);
       if (other && other.id !== exceptId) {
-        throw conflict('Identifier has already been taken', [{ field: 'identifier', message: 'has already been taken' }]);
+        throw conflict('Identifier has already been taken', [
+          { field: 'identifier', message: 'has already been taken' },
+        ]);
       }
     }
   }
@@ -91,7 +99,10 @@ export class ContactsService {
    * Creates a contact (and, with `inbox_id`, its presence in that inbox) and records
    * `contact_created` in the same transaction.
    */
-  async create(ctx: AccountContext, body: ContactCreateBody): Promise<{ contact: Contact; contactInbox: ContactInbox | null }> {
+  async create(
+    ctx: AccountContext,
+    body: ContactCreateBody,
+  ): Promise<{ contact: Contact; contactInbox: ContactInbox | null }> {
     return this.deps.db.transaction().execute(async (trx) => {
       if (body.inbox_id !== undefined) await this.inboxes.get(ctx, body.inbox_id, trx);
       const contact = await this.createInTransaction(trx, ctx.accountId, body);
@@ -107,7 +118,11 @@ export class ContactsService {
    * Inserts a contact (e-mail and identifier unique in the account, 409 otherwise) and records
    * `contact_created`, in the caller's transaction. Also used by the public interface.
    */
-  async createInTransaction(trx: Trx, accountId: number, body: Omit<ContactCreateBody, 'inbox_id' | 'source_id'>): Promise<Contact> {
+  async createInTransaction(
+    trx: Trx,
+    accountId: number,
+    body: Omit<ContactCreateBody, 'inbox_id' | 'source_id'>,
+  ): Promise<Contact> {
     const email = normalizeEmail(body.email) ?? null;
     await this.assertUnique(trx, accountId, { email, identifier: body.identifier });
     const now = Date.now();
@@ -158,7 +173,10 @@ export class ContactsService {
       limit: CONTACTS_PER_PAGE,
       offset: (page - 1) * CONTACTS_PER_PAGE,
     });
-    const contactInboxes = await this.contactInboxesOf(ctx.accountId, rows.map((c) => c.id));
+    const contactInboxes = await this.contactInboxesOf(
+      ctx.accountId,
+      rows.map((c) => c.id),
+    );
     return { contacts: rows, count, currentPage: page, contactInboxes };
   }
 
@@ -167,9 +185,16 @@ export class ContactsService {
    * stored objects (as Chatwoot does). Records `contact_updated` with the changed keys in the same
    * transaction; when nothing changes, nothing is written and no event is recorded.
    */
-  async update(ctx: AccountContext, id: number, body: ContactUpdateBody): Promise<{ contact: Contact; contactInboxes: ContactInboxRow[] }> {
+  async update(
+    ctx: AccountContext,
+    id: number,
+    body: ContactUpdateBody,
+  ): Promise<{ contact: Contact; contactInboxes: ContactInboxRow[] }> {
     const contact = await this.deps.db.transaction().execute((trx) => this.updateInTransaction(trx, ctx, id, body));
-    return { contact, contactInboxes: (await this.contactInboxesOf(ctx.accountId, [contact.id])).get(contact.id) ?? [] };
+    return {
+      contact,
+      contactInboxes: (await this.contactInboxesOf(ctx.accountId, [contact.id])).get(contact.id) ?? [],
+    };
   }
 
   /** `update` in the caller's transaction (the public interface checks identity in the same one). */
@@ -221,7 +246,11 @@ export class ContactsService {
   }
 
   /** Puts the contact in an inbox the actor may see (`POST {A}/contacts/:id/contact_inboxes`). */
-  async addToInbox(ctx: AccountContext, id: number, body: ContactInboxCreateBody): Promise<{ contactInbox: ContactInbox; inbox: Inbox }> {
+  async addToInbox(
+    ctx: AccountContext,
+    id: number,
+    body: ContactInboxCreateBody,
+  ): Promise<{ contactInbox: ContactInbox; inbox: Inbox }> {
     return this.deps.db.transaction().execute(async (trx) => {
       await this.get(ctx, id, trx);
       const inbox = await this.inboxes.get(ctx, body.inbox_id, trx);
@@ -231,7 +260,13 @@ export class ContactsService {
   }
 
   /** Records a contact event with the webhook payload, inside the caller's transaction; `ctx` sets its origin. */
-  async emitContactEvent(trx: Trx, name: 'contact_created' | 'contact_updated', contact: Contact, extra: Record<string, unknown> = {}, ctx?: AccountContext) {
+  async emitContactEvent(
+    trx: Trx,
+    name: 'contact_created' | 'contact_updated',
+    contact: Contact,
+    extra: Record<string, unknown> = {},
+    ctx?: AccountContext,
+  ) {
     const account = await this.accounts.find(trx, contact.account_id);
     if (!account) throw notFound('Account');
     await emitChatEvent(trx, {
@@ -247,7 +282,13 @@ export class ContactsService {
    * The contact's presence in an inbox: the one with `sourceId`, or the contact's existing one,
    * or a new one (with a random source id when none is given).
    */
-  async ensureContactInbox(q: Q, accountId: number, contactId: number, inboxId: number, sourceId?: string): Promise<ContactInbox> {
+  async ensureContactInbox(
+    q: Q,
+    accountId: number,
+    contactId: number,
+    inboxId: number,
+    sourceId?: string,
+  ): Promise<ContactInbox> {
     if (sourceId) {
       const existing = await inboxRepo.findBySource(q, accountId, inboxId, sourceId);
       if (existing) {

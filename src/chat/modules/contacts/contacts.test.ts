@@ -15,12 +15,25 @@ afterAll(async () => {
 const contactRow = (id: number) => t.db.selectFrom('contacts').selectAll().where('id', '=', id).executeTakeFirst();
 const count = async (table: 'contacts' | 'outbox_events', accountId: number) =>
   Number(
-    (await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow()).n,
+    (
+      await t.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow()
+    ).n,
   );
 const events = (accountId: number, name: string) =>
-  t.db.selectFrom('outbox_events').selectAll().where('account_id', '=', accountId).where('name', '=', name).orderBy('id').execute();
+  t.db
+    .selectFrom('outbox_events')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('name', '=', name)
+    .orderBy('id')
+    .execute();
 /** Sets last activity directly: only conversations move it, and they have no endpoint yet. */
-const setActivity = (id: number, ms: number | null) => t.db.updateTable('contacts').set({ last_activity_at: ms }).where('id', '=', id).execute();
+const setActivity = (id: number, ms: number | null) =>
+  t.db.updateTable('contacts').set({ last_activity_at: ms }).where('id', '=', id).execute();
 const ids = (body: { payload: { id: number }[] }) => body.payload.map((c) => c.id);
 
 describe('GET {A}/contacts', () => {
@@ -28,8 +41,16 @@ describe('GET {A}/contacts', () => {
     const account = await newAccount(t);
     const inbox = await newInbox(t, account);
     const created: number[] = [];
-    for (let i = 0; i < 17; i++) created.push((await newContact(t, account, { name: `c${String(i).padStart(2, '0')}` })).contact.id);
-    const withInbox = await newContact(t, account, { name: 'Ana', email: 'Ana@Example.test', phone_number: '+5511999990000', identifier: 'ext-1', inbox_id: inbox.id, additional_attributes: { city: 'Recife' } });
+    for (let i = 0; i < 17; i++)
+      created.push((await newContact(t, account, { name: `c${String(i).padStart(2, '0')}` })).contact.id);
+    const withInbox = await newContact(t, account, {
+      name: 'Ana',
+      email: 'Ana@Example.test',
+      phone_number: '+5511999990000',
+      identifier: 'ext-1',
+      inbox_id: inbox.id,
+      additional_attributes: { city: 'Recife' },
+    });
     await setActivity(created[3], 3_000_000);
     await setActivity(withInbox.contact.id, 5_000_000);
     const api = client(t.app, account.admin.token);
@@ -41,10 +62,25 @@ describe('GET {A}/contacts', () => {
     const newestFirst = [...created].filter((id) => id !== created[3]).reverse();
     expect(ids(page1.body)).toEqual([withInbox.contact.id, created[3], ...newestFirst.slice(0, 13)]);
     expect(page1.body.payload[0]).toEqual({
-      id: withInbox.contact.id, name: 'Ana', email: 'ana@example.test', phone_number: '+5511999990000', identifier: 'ext-1',
-      thumbnail: '', availability_status: 'offline', blocked: false, type: 'contact',
-      additional_attributes: { city: 'Recife' }, custom_attributes: {}, last_activity_at: 5000, created_at: expect.any(Number),
-      contact_inboxes: [{ source_id: withInbox.contact_inbox!.source_id, inbox: { id: inbox.id, name: 'Support', channel_type: 'Channel::Api' } }],
+      id: withInbox.contact.id,
+      name: 'Ana',
+      email: 'ana@example.test',
+      phone_number: '+5511999990000',
+      identifier: 'ext-1',
+      thumbnail: '',
+      availability_status: 'offline',
+      blocked: false,
+      type: 'contact',
+      additional_attributes: { city: 'Recife' },
+      custom_attributes: {},
+      last_activity_at: 5000,
+      created_at: expect.any(Number),
+      contact_inboxes: [
+        {
+          source_id: withInbox.contact_inbox!.source_id,
+          inbox: { id: inbox.id, name: 'Support', channel_type: 'Channel::Api' },
+        },
+      ],
     });
     expect(page1.body.payload[1].contact_inboxes).toEqual([]);
 
@@ -57,7 +93,8 @@ describe('GET {A}/contacts', () => {
 
   it('sorts by each key, ascending or with - descending, empty values last', async () => {
     const account = await newAccount(t);
-    const b = (await newContact(t, account, { name: 'bruno', email: 'b@x.test', phone_number: '+5511000000002' })).contact.id;
+    const b = (await newContact(t, account, { name: 'bruno', email: 'b@x.test', phone_number: '+5511000000002' }))
+      .contact.id;
     const a = (await newContact(t, account, { name: 'ana', email: null, phone_number: '+5511000000003' })).contact.id;
     const c = (await newContact(t, account, { name: 'carla', email: 'a@x.test' })).contact.id;
     await setActivity(a, 2000);
@@ -93,7 +130,10 @@ describe('GET {A}/contacts', () => {
     const any = await api.get(`${account.path}/contacts?labels=lead&labels=vip`);
     expect(any.body.meta.count).toBe(2);
     expect(ids(any.body).sort()).toEqual([vip, both].sort());
-    expect((await api.get(`${account.path}/contacts?labels=nobody`)).body).toEqual({ meta: { count: 0, current_page: 1 }, payload: [] });
+    expect((await api.get(`${account.path}/contacts?labels=nobody`)).body).toEqual({
+      meta: { count: 0, current_page: 1 },
+      payload: [],
+    });
   });
 
   it('rejects bad query parameters with 422', async () => {
@@ -138,9 +178,17 @@ describe('GET {A}/contacts/search', () => {
     expect(res.status).toBe(200);
     expect(res.body.meta).toEqual({ count: 3, current_page: 1 });
     expect(ids(res.body)).toEqual([byName, byEmail, byIdentifier]);
-    expect(res.body.payload[0]).toMatchObject({ id: byName, name: 'Maria Silva', type: 'contact', contact_inboxes: [] });
+    expect(res.body.payload[0]).toMatchObject({
+      id: byName,
+      name: 'Maria Silva',
+      type: 'contact',
+      contact_inboxes: [],
+    });
     expect(ids((await api.get(`${account.path}/contacts/search?q=98888`)).body)).toEqual([byPhone]);
-    expect((await api.get(`${account.path}/contacts/search?q=silva&page=2`)).body).toEqual({ meta: { count: 3, current_page: 2 }, payload: [] });
+    expect((await api.get(`${account.path}/contacts/search?q=silva&page=2`)).body).toEqual({
+      meta: { count: 3, current_page: 2 },
+      payload: [],
+    });
   });
 
   it('takes % and _ literally', async () => {
@@ -150,7 +198,9 @@ describe('GET {A}/contacts/search', () => {
     await newContact(t, account, { name: 'Deal 1000 done' });
     const underscore = (await newContact(t, account, { name: 'snake_case' })).contact.id;
     await newContact(t, account, { name: 'snakeXcase' });
-    expect(ids((await api.get(`${account.path}/contacts/search?q=${encodeURIComponent('0%')}`)).body)).toEqual([percent]);
+    expect(ids((await api.get(`${account.path}/contacts/search?q=${encodeURIComponent('0%')}`)).body)).toEqual([
+      percent,
+    ]);
     expect(ids((await api.get(`${account.path}/contacts/search?q=e_c`)).body)).toEqual([underscore]);
     expect((await api.get(`${account.path}/contacts/search?q=${encodeURIComponent('\\')}`)).body.meta.count).toBe(0);
   });
@@ -173,41 +223,79 @@ describe('GET {A}/contacts/search', () => {
 
 describe('PATCH/PUT {A}/contacts/:id', () => {
   async function seeded(account: TestAccount) {
-    return (await newContact(t, account, {
-      name: 'Ana', email: 'ana@example.test', custom_attributes: { plan: 'free', seats: 1 }, additional_attributes: { city: 'Recife' },
-    })).contact.id;
+    return (
+      await newContact(t, account, {
+        name: 'Ana',
+        email: 'ana@example.test',
+        custom_attributes: { plan: 'free', seats: 1 },
+        additional_attributes: { city: 'Recife' },
+      })
+    ).contact.id;
   }
 
   it('updates fields, merges attributes, and records contact_updated with only the changed keys', async () => {
     const account = await newAccount(t);
     const id = await seeded(account);
     const res = await client(t.app, account.admin.token).patch(`${account.path}/contacts/${id}`, {
-      name: 'Ana Maria', email: 'ANA.M@Example.test', phone_number: '+5511999990000', blocked: true,
-      custom_attributes: { plan: 'pro' }, additional_attributes: { company: 'Acme' }, identifier: null,
+      name: 'Ana Maria',
+      email: 'ANA.M@Example.test',
+      phone_number: '+5511999990000',
+      blocked: true,
+      custom_attributes: { plan: 'pro' },
+      additional_attributes: { company: 'Acme' },
+      identifier: null,
     });
     expect(res.status).toBe(200);
     expect(res.body.payload).toEqual({
-      id, name: 'Ana Maria', email: 'ana.m@example.test', phone_number: '+5511999990000', identifier: null, thumbnail: '',
-      availability_status: 'offline', blocked: true, type: 'contact',
-      additional_attributes: { city: 'Recife', company: 'Acme' }, custom_attributes: { plan: 'pro', seats: 1 },
-      last_activity_at: null, created_at: expect.any(Number), contact_inboxes: [],
+      id,
+      name: 'Ana Maria',
+      email: 'ana.m@example.test',
+      phone_number: '+5511999990000',
+      identifier: null,
+      thumbnail: '',
+      availability_status: 'offline',
+      blocked: true,
+      type: 'contact',
+      additional_attributes: { city: 'Recife', company: 'Acme' },
+      custom_attributes: { plan: 'pro', seats: 1 },
+      last_activity_at: null,
+      created_at: expect.any(Number),
+      contact_inboxes: [],
     });
     const row = (await contactRow(id))!;
     expect(row).toMatchObject({ name: 'Ana Maria', email: 'ana.m@example.test', blocked: 1 });
 
     const [event, ...more] = await events(account.id, 'contact_updated');
     expect(more).toEqual([]);
-    const account_ = (await t.db.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow())!;
+    const account_ = (await t.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', account.id)
+      .executeTakeFirstOrThrow())!;
     const changed = [
       { name: { previous_value: 'Ana', current_value: 'Ana Maria' } },
       { email: { previous_value: 'ana@example.test', current_value: 'ana.m@example.test' } },
       { phone_number: { previous_value: null, current_value: '+5511999990000' } },
       { blocked: { previous_value: false, current_value: true } },
-      { additional_attributes: { previous_value: { city: 'Recife' }, current_value: { city: 'Recife', company: 'Acme' } } },
+      {
+        additional_attributes: {
+          previous_value: { city: 'Recife' },
+          current_value: { city: 'Recife', company: 'Acme' },
+        },
+      },
       { custom_attributes: { previous_value: { plan: 'free', seats: 1 }, current_value: { plan: 'pro', seats: 1 } } },
     ];
-    expect(JSON.parse(event.payload)).toEqual({ event: 'contact_updated', ...contactWebhookData(row, account_), changed_attributes: changed });
-    expect(JSON.parse(event.payload)).toMatchObject({ id, name: 'Ana Maria', account: { id: account.id, name: 'Acme' }, blocked: true });
+    expect(JSON.parse(event.payload)).toEqual({
+      event: 'contact_updated',
+      ...contactWebhookData(row, account_),
+      changed_attributes: changed,
+    });
+    expect(JSON.parse(event.payload)).toMatchObject({
+      id,
+      name: 'Ana Maria',
+      account: { id: account.id, name: 'Acme' },
+      blocked: true,
+    });
   });
 
   it('accepts PUT and a body wrapped in "contact"; an unchanged update writes no event', async () => {
@@ -220,7 +308,11 @@ describe('PATCH/PUT {A}/contacts/:id', () => {
     expect(await events(account.id, 'contact_updated')).toHaveLength(1);
     const before = await contactRow(id);
 
-    const same = await api.patch(`${account.path}/contacts/${id}`, { name: 'Ana', email: 'ANA@example.test', custom_attributes: { seats: 2 } });
+    const same = await api.patch(`${account.path}/contacts/${id}`, {
+      name: 'Ana',
+      email: 'ANA@example.test',
+      custom_attributes: { seats: 2 },
+    });
     expect(same.status).toBe(200);
     expect(same.body.payload).toMatchObject({ id, name: 'Ana', custom_attributes: { plan: 'free', seats: 2 } });
     expect(await events(account.id, 'contact_updated')).toHaveLength(1);
@@ -234,15 +326,24 @@ describe('PATCH/PUT {A}/contacts/:id', () => {
     const api = client(t.app, account.admin.token);
     const outbox = await count('outbox_events', account.id);
     const before = await contactRow(id);
-    for (const body of [{ name: 'X', email: 'BIA@example.test' }, { name: 'X', identifier: 'bia-1' }]) {
+    for (const body of [
+      { name: 'X', email: 'BIA@example.test' },
+      { name: 'X', identifier: 'bia-1' },
+    ]) {
       const res = await api.patch(`${account.path}/contacts/${id}`, body);
       expect(res.status).toBe(409);
-      expect(res.body).toMatchObject({ code: 'conflict', error: expect.any(String), details: [{ field: Object.keys(body)[1] }] });
+      expect(res.body).toMatchObject({
+        code: 'conflict',
+        error: expect.any(String),
+        details: [{ field: Object.keys(body)[1] }],
+      });
     }
     expect(await count('outbox_events', account.id)).toBe(outbox);
     expect(await contactRow(id)).toEqual(before);
     // The contact's own e-mail is not a conflict.
-    expect((await api.patch(`${account.path}/contacts/${id}`, { email: 'ana@example.test', name: 'Ana B' })).status).toBe(200);
+    expect(
+      (await api.patch(`${account.path}/contacts/${id}`, { email: 'ana@example.test', name: 'Ana B' })).status,
+    ).toBe(200);
   });
 
   it('rejects bad input with 422 and changes nothing', async () => {
@@ -252,10 +353,18 @@ describe('PATCH/PUT {A}/contacts/:id', () => {
     const before = await contactRow(id);
     const outbox = await count('outbox_events', account.id);
     for (const body of [
-      { name: 42 }, { name: 'x'.repeat(256) }, { email: 'nope' }, { phone_number: '5511' }, { blocked: 'yes' },
-      { identifier: '' }, { custom_attributes: [1] }, { avatar_url: 'x'.repeat(2049) },
+      { name: 42 },
+      { name: 'x'.repeat(256) },
+      { email: 'nope' },
+      { phone_number: '5511' },
+      { blocked: 'yes' },
+      { identifier: '' },
+      { custom_attributes: [1] },
+      { avatar_url: 'x'.repeat(2049) },
       // Security review: a link shown to agents is http(s) only.
-      { avatar_url: 'javascript:alert(1)' }, { avatar_url: 'data:text/html,<script>1</script>' }, { avatar_url: '//evil.test/x.png' },
+      { avatar_url: 'javascript:alert(1)' },
+      { avatar_url: 'data:text/html,<script>1</script>' },
+      { avatar_url: '//evil.test/x.png' },
       { custom_attributes: Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`k${i}`, i])) },
     ]) {
       const res = await api.patch(`${account.path}/contacts/${id}`, body);
@@ -277,7 +386,9 @@ describe('PATCH/PUT {A}/contacts/:id', () => {
     expect((await api.get(`${account.path}/contacts/${theirs}`)).status).toBe(404);
     expect((await contactRow(theirs))!.name).toBe('Ana');
     const mine = await seeded(account);
-    expect((await call(t.app, { method: 'PATCH', url: `${account.path}/contacts/${mine}`, body: { name: 'x' } })).status).toBe(401);
+    expect(
+      (await call(t.app, { method: 'PATCH', url: `${account.path}/contacts/${mine}`, body: { name: 'x' } })).status,
+    ).toBe(401);
     const agent = await newAgent(t, account);
     const res = await client(t.app, agent.token).patch(`${account.path}/contacts/${mine}`, { name: 'By agent' });
     expect(res.status).toBe(200);
@@ -295,7 +406,10 @@ describe('contact events', () => {
     const rows = await events(account.id, 'contact_created');
     expect(rows).toHaveLength(1);
     const acc = await t.db.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow();
-    expect(JSON.parse(rows[0].payload)).toEqual({ event: 'contact_created', ...contactWebhookData((await contactRow(id))!, acc) });
+    expect(JSON.parse(rows[0].payload)).toEqual({
+      event: 'contact_created',
+      ...contactWebhookData((await contactRow(id))!, acc),
+    });
 
     const outbox = await count('outbox_events', account.id);
     const contacts = await count('contacts', account.id);

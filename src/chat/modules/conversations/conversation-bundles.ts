@@ -19,7 +19,12 @@ export class ConversationBundles {
     private readonly messages: MessagesService,
   ) {}
 
-  async load(q: Q, accountId: number, rows: Conversation[], options: { messages?: boolean } = {}): Promise<ConversationBundle[]> {
+  async load(
+    q: Q,
+    accountId: number,
+    rows: Conversation[],
+    options: { messages?: boolean } = {},
+  ): Promise<ConversationBundle[]> {
     if (rows.length === 0) return [];
     const withMessages = options.messages ?? true;
     const [contacts, agents, teams, inboxes, contactInboxes, labels, stats] = await Promise.all([
@@ -28,7 +33,11 @@ export class ConversationBundles {
       relations.teamsByIds(q, accountId, ids(rows.map((c) => c.team_id))),
       relations.inboxesByIds(q, accountId, ids(rows.map((c) => c.inbox_id))),
       relations.contactInboxesByIds(q, accountId, ids(rows.map((c) => c.contact_inbox_id))),
-      labelsRepo.labelsOfMany(q, accountId, rows.map((c) => c.id)),
+      labelsRepo.labelsOfMany(
+        q,
+        accountId,
+        rows.map((c) => c.id),
+      ),
       withMessages ? this.messages.statsFor(q, accountId, rows) : Promise.resolve(null),
     ]);
     const byId = <T extends { id: number }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
@@ -41,7 +50,8 @@ export class ConversationBundles {
       conversation,
       contact: contactById.get(conversation.contact_id) ?? null,
       inbox: inboxById.get(conversation.inbox_id) ?? null,
-      contactInbox: conversation.contact_inbox_id === null ? null : (contactInboxById.get(conversation.contact_inbox_id) ?? null),
+      contactInbox:
+        conversation.contact_inbox_id === null ? null : (contactInboxById.get(conversation.contact_inbox_id) ?? null),
       assignee: conversation.assignee_id === null ? null : (agentById.get(conversation.assignee_id) ?? null),
       team: conversation.team_id === null ? null : (teamById.get(conversation.team_id) ?? null),
       labels: labels.get(conversation.id) ?? [],

@@ -46,7 +46,8 @@ export class ConversationChangesService {
       const current = await this.conversations.get(ctx, displayId, trx);
       const values: ConversationUpdate = {};
       if (body.assignee_id !== undefined) {
-        if (body.assignee_id !== null) await this.conversations.checkAssignee(trx, ctx, body.assignee_id, current.inbox_id);
+        if (body.assignee_id !== null)
+          await this.conversations.checkAssignee(trx, ctx, body.assignee_id, current.inbox_id);
         values.assignee_id = body.assignee_id;
       }
       if (body.team_id !== undefined) {
@@ -55,10 +56,16 @@ export class ConversationChangesService {
       }
       if (body.priority !== undefined) values.priority = storedPriority(body.priority);
       if (body.custom_attributes) {
-        values.custom_attributes = JSON.stringify({ ...parseJsonObject(current.custom_attributes), ...body.custom_attributes });
+        values.custom_attributes = JSON.stringify({
+          ...parseJsonObject(current.custom_attributes),
+          ...body.custom_attributes,
+        });
       }
       if (body.additional_attributes) {
-        values.additional_attributes = JSON.stringify({ ...parseJsonObject(current.additional_attributes), ...body.additional_attributes });
+        values.additional_attributes = JSON.stringify({
+          ...parseJsonObject(current.additional_attributes),
+          ...body.additional_attributes,
+        });
       }
       if (body.status !== undefined && body.status !== current.status) {
         values.status = body.status;
@@ -66,8 +73,12 @@ export class ConversationChangesService {
       }
       const changed = changedAttributes(tracked(current), tracked({ ...current, ...values } as Conversation));
       if (changed.length === 0 && values.status === undefined) return this.conversations.bundles.loadOne(trx, current);
-      const updated = await repo.updateConversation(trx, ctx.accountId, current.id, { ...values, updated_at: Date.now() });
-      if (updated.status !== current.status) await this.conversations.emitStatusChanged(trx, current.status, updated, ctx);
+      const updated = await repo.updateConversation(trx, ctx.accountId, current.id, {
+        ...values,
+        updated_at: Date.now(),
+      });
+      if (updated.status !== current.status)
+        await this.conversations.emitStatusChanged(trx, current.status, updated, ctx);
       if (changed.length > 0) await this.conversations.emitEvent(trx, 'conversation_updated', updated, changed, ctx);
       return this.conversations.bundles.loadOne(trx, updated);
     });
@@ -78,8 +89,14 @@ export class ConversationChangesService {
    * (UNIX seconds, in the future) goes with `snoozed`; snoozing without it lasts until the next
    * incoming message. A contact (public interface) may only resolve its conversation.
    */
-  async toggleStatus(ctx: AccountContext, displayId: number, body: ToggleStatusBody, inTrx?: Trx): Promise<Conversation> {
-    if (ctx.role === 'contact' && body.status !== 'resolved') throw forbidden('A contact may only resolve its conversation');
+  async toggleStatus(
+    ctx: AccountContext,
+    displayId: number,
+    body: ToggleStatusBody,
+    inTrx?: Trx,
+  ): Promise<Conversation> {
+    if (ctx.role === 'contact' && body.status !== 'resolved')
+      throw forbidden('A contact may only resolve its conversation');
     if (body.snoozed_until != null && body.status !== 'snoozed') {
       throw invalidField('snoozed_until', 'is only accepted with status snoozed');
     }
@@ -97,19 +114,34 @@ export class ConversationChangesService {
         snoozed_until: snoozedUntil,
         updated_at: Date.now(),
       });
-      if (updated.status !== current.status) await this.conversations.emitStatusChanged(trx, current.status, updated, ctx);
+      if (updated.status !== current.status)
+        await this.conversations.emitStatusChanged(trx, current.status, updated, ctx);
       return updated;
     });
   }
 
-  async togglePriority(ctx: AccountContext, displayId: number, priority: PriorityName | null, inTrx?: Trx): Promise<void> {
+  async togglePriority(
+    ctx: AccountContext,
+    displayId: number,
+    priority: PriorityName | null,
+    inTrx?: Trx,
+  ): Promise<void> {
     assertStaff(ctx);
     await inTransaction(this.deps.db, inTrx, async (trx) => {
       const current = await this.conversations.get(ctx, displayId, trx);
       const stored = storedPriority(priority);
       if (stored === current.priority) return;
-      const updated = await repo.updateConversation(trx, ctx.accountId, current.id, { priority: stored, updated_at: Date.now() });
-      await this.conversations.emitEvent(trx, 'conversation_updated', updated, changedAttributes(tracked(current), tracked(updated)), ctx);
+      const updated = await repo.updateConversation(trx, ctx.accountId, current.id, {
+        priority: stored,
+        updated_at: Date.now(),
+      });
+      await this.conversations.emitEvent(
+        trx,
+        'conversation_updated',
+        updated,
+        changedAttributes(tracked(current), tracked(updated)),
+        ctx,
+      );
     });
   }
 
@@ -122,8 +154,17 @@ export class ConversationChangesService {
     await inTransaction(this.deps.db, inTrx, async (trx) => {
       const current = await this.conversations.get(ctx, displayId, trx);
       if (current.muted === 1) return;
-      const updated = await repo.updateConversation(trx, ctx.accountId, current.id, { muted: 1, updated_at: Date.now() });
-      await this.conversations.emitEvent(trx, 'conversation_updated', updated, [{ muted: { previous_value: false, current_value: true } }], ctx);
+      const updated = await repo.updateConversation(trx, ctx.accountId, current.id, {
+        muted: 1,
+        updated_at: Date.now(),
+      });
+      await this.conversations.emitEvent(
+        trx,
+        'conversation_updated',
+        updated,
+        [{ muted: { previous_value: false, current_value: true } }],
+        ctx,
+      );
     });
   }
 
@@ -152,7 +193,12 @@ export class ConversationChangesService {
   }
 
   /** Replaces all labels (trimmed, lower-cased, de-duplicated); returns the new set, sorted. */
-  async replaceLabels(ctx: AccountContext, displayId: number, labels: readonly string[], inTrx?: Trx): Promise<string[]> {
+  async replaceLabels(
+    ctx: AccountContext,
+    displayId: number,
+    labels: readonly string[],
+    inTrx?: Trx,
+  ): Promise<string[]> {
     assertStaff(ctx);
     const normalized = normalizeLabels(labels);
     return inTransaction(this.deps.db, inTrx, async (trx) => {
@@ -160,9 +206,13 @@ export class ConversationChangesService {
       const before = await labelsRepo.labelsOf(trx, ctx.accountId, conversation.id);
       if (JSON.stringify(before) === JSON.stringify(normalized)) return normalized;
       await labelsRepo.replaceLabels(trx, ctx.accountId, conversation.id, normalized);
-      await this.conversations.emitEvent(trx, 'conversation_updated', conversation, [
-        { labels: { previous_value: before, current_value: normalized } },
-      ], ctx);
+      await this.conversations.emitEvent(
+        trx,
+        'conversation_updated',
+        conversation,
+        [{ labels: { previous_value: before, current_value: normalized } }],
+        ctx,
+      );
       return normalized;
     });
   }
@@ -175,14 +225,17 @@ export class ConversationChangesService {
     assertStaff(ctx);
     const byAgent = body.assignee_id !== undefined;
     if (!byAgent && body.team_id === undefined) {
-      throw unprocessable('assignee_id or team_id is required', [{ field: 'assignee_id', message: 'or team_id is required' }]);
+      throw unprocessable('assignee_id or team_id is required', [
+        { field: 'assignee_id', message: 'or team_id is required' },
+      ]);
     }
     const result = await inTransaction(this.deps.db, inTrx, async (trx) => {
       const current = await this.conversations.get(ctx, displayId, trx);
       let values: ConversationUpdate;
       let agent: AgentRow | null = null;
       if (byAgent) {
-        if (body.assignee_id != null) agent = await this.conversations.checkAssignee(trx, ctx, body.assignee_id, current.inbox_id);
+        if (body.assignee_id != null)
+          agent = await this.conversations.checkAssignee(trx, ctx, body.assignee_id, current.inbox_id);
         values = { assignee_id: agent?.id ?? null };
       } else {
         if (body.team_id != null) await this.conversations.checkTeam(trx, ctx.accountId, body.team_id);
@@ -190,7 +243,10 @@ export class ConversationChangesService {
       }
       const changed = changedAttributes(tracked(current), tracked({ ...current, ...values } as Conversation));
       if (changed.length > 0) {
-        const updated = await repo.updateConversation(trx, ctx.accountId, current.id, { ...values, updated_at: Date.now() });
+        const updated = await repo.updateConversation(trx, ctx.accountId, current.id, {
+          ...values,
+          updated_at: Date.now(),
+        });
         await this.conversations.emitEvent(trx, 'conversation_updated', updated, changed, ctx);
       }
       return { agent, teamId: byAgent ? null : (values.team_id ?? null) };

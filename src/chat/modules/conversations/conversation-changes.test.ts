@@ -63,13 +63,19 @@ describe('PATCH, toggle_status and toggle_priority', () => {
     });
     const events = (await outbox(account.id)).slice(before);
     expect(events.map((e) => e.name)).toEqual(['conversation_status_changed', 'conversation_updated']);
-    expect(events[0].payload.changed_attributes).toEqual([{ status: { previous_value: 'open', current_value: 'resolved' } }]);
+    expect(events[0].payload.changed_attributes).toEqual([
+      { status: { previous_value: 'open', current_value: 'resolved' } },
+    ]);
     const keys = events[1].payload.changed_attributes.map((ch: object) => Object.keys(ch)[0]).sort();
     expect(keys).toEqual(['additional_attributes', 'assignee_id', 'custom_attributes', 'priority', 'team_id']);
-    expect(events[1].payload.changed_attributes).toContainEqual({ priority: { previous_value: 'none', current_value: 'urgent' } });
+    expect(events[1].payload.changed_attributes).toContainEqual({
+      priority: { previous_value: 'none', current_value: 'urgent' },
+    });
 
     const again = (await outbox(account.id)).length;
-    expect((await api.patch(`${account.path}/conversations/${c.id}`, { status: 'resolved', priority: 'urgent' })).status).toBe(200);
+    expect(
+      (await api.patch(`${account.path}/conversations/${c.id}`, { status: 'resolved', priority: 'urgent' })).status,
+    ).toBe(200);
     expect((await outbox(account.id)).length).toBe(again);
   });
 
@@ -77,12 +83,24 @@ describe('PATCH, toggle_status and toggle_priority', () => {
     const c = await newConversation(t, account, { inboxId, contactSourceId: sourceId });
     const api = client(t.app, account.admin.token);
     const before = (await outbox(account.id)).length;
-    for (const body of [{ status: 'snoozed' }, { priority: 'extreme' }, { assignee_id: 'me' }, { team_id: 999999 }, { assignee_id: 999999 }, { custom_attributes: 'x' }]) {
+    for (const body of [
+      { status: 'snoozed' },
+      { priority: 'extreme' },
+      { assignee_id: 'me' },
+      { team_id: 999999 },
+      { assignee_id: 999999 },
+      { custom_attributes: 'x' },
+    ]) {
       const res = await api.patch(`${account.path}/conversations/${c.id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
     expect((await outbox(account.id)).length).toBe(before);
-    expect((await api.get(`${account.path}/conversations/${c.id}`)).body).toMatchObject({ status: 'open', priority: 'none', assignee: null, team: null });
+    expect((await api.get(`${account.path}/conversations/${c.id}`)).body).toMatchObject({
+      status: 'open',
+      priority: 'none',
+      assignee: null,
+      team: null,
+    });
   });
 
   it('toggles status: flips open/resolved, snoozes until a time, and records only real changes', async () => {
@@ -92,13 +110,19 @@ describe('PATCH, toggle_status and toggle_priority', () => {
     const before = (await outbox(account.id, 'conversation_status_changed')).length;
     const flipped = await api.post(url, {});
     expect(flipped.status).toBe(200);
-    expect(flipped.body).toEqual({ meta: {}, payload: { success: true, conversation_id: c.id, current_status: 'resolved', snoozed_until: null } });
+    expect(flipped.body).toEqual({
+      meta: {},
+      payload: { success: true, conversation_id: c.id, current_status: 'resolved', snoozed_until: null },
+    });
     expect((await api.post(url, {})).body.payload.current_status).toBe('open');
     const until = Math.floor(Date.now() / 1000) + 3600;
     const snoozed = await api.post(url, { status: 'snoozed', snoozed_until: until });
     expect(snoozed.body.payload).toMatchObject({ current_status: 'snoozed', snoozed_until: until });
     expect((await api.get(`${account.path}/conversations/${c.id}`)).body.snoozed_until).toBe(until);
-    expect((await api.post(url, { status: 'snoozed' })).body.payload).toMatchObject({ current_status: 'snoozed', snoozed_until: null });
+    expect((await api.post(url, { status: 'snoozed' })).body.payload).toMatchObject({
+      current_status: 'snoozed',
+      snoozed_until: null,
+    });
     const changes = (await outbox(account.id, 'conversation_status_changed')).slice(before);
     expect(changes.map((e) => e.payload.changed_attributes[0].status)).toEqual([
       { previous_value: 'open', current_value: 'resolved' },
@@ -114,7 +138,12 @@ describe('PATCH, toggle_status and toggle_priority', () => {
     const api = client(t.app, account.admin.token);
     const url = `${account.path}/conversations/${c.id}/toggle_status`;
     const future = Math.floor(Date.now() / 1000) + 3600;
-    for (const body of [{ status: 'open', snoozed_until: future }, { status: 'snoozed', snoozed_until: 1000 }, { status: 'snoozed', snoozed_until: 'tomorrow' }, { status: 'closed' }]) {
+    for (const body of [
+      { status: 'open', snoozed_until: future },
+      { status: 'snoozed', snoozed_until: 1000 },
+      { status: 'snoozed', snoozed_until: 'tomorrow' },
+      { status: 'closed' },
+    ]) {
       const res = await api.post(url, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
@@ -131,7 +160,13 @@ describe('PATCH, toggle_status and toggle_priority', () => {
     expect((await api.get(`${account.path}/conversations/${c.id}`)).body.priority).toBe('none');
     expect((await api.post(url, { priority: 'critical' })).status).toBe(422);
     expect((await api.post(url, {})).status).toBe(422);
-    expect((await client(t.app, other.admin.token).post(`${other.path}/conversations/${c.id + 500}/toggle_priority`, { priority: 'low' })).status).toBe(404);
+    expect(
+      (
+        await client(t.app, other.admin.token).post(`${other.path}/conversations/${c.id + 500}/toggle_priority`, {
+          priority: 'low',
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -148,12 +183,16 @@ describe('labels and assignments', () => {
     expect((await api.get(url)).body).toEqual({ payload: ['urgent', 'vip'] });
     expect((await api.get(`${account.path}/conversations/${c.id}`)).body.labels).toEqual(['urgent', 'vip']);
     const updates = await outbox(account.id, 'conversation_updated');
-    expect(updates.at(-1)!.payload.changed_attributes).toEqual([{ labels: { previous_value: ['billing', 'vip'], current_value: ['urgent', 'vip'] } }]);
+    expect(updates.at(-1)!.payload.changed_attributes).toEqual([
+      { labels: { previous_value: ['billing', 'vip'], current_value: ['urgent', 'vip'] } },
+    ]);
     for (const body of [{}, { labels: 'vip' }, { labels: ['a,b'] }, { labels: [''] }, { labels: ['x'.repeat(256)] }]) {
       expect((await api.post(url, body)).status, JSON.stringify(body)).toBe(422);
     }
     expect((await api.get(url)).body).toEqual({ payload: ['urgent', 'vip'] });
-    expect((await client(t.app, other.admin.token).get(`${other.path}/conversations/${c.id + 500}/labels`)).status).toBe(404);
+    expect(
+      (await client(t.app, other.admin.token).get(`${other.path}/conversations/${c.id + 500}/labels`)).status,
+    ).toBe(404);
   });
 
   it('assigns an agent (returns the agent), a team (returns the team) and unassigns (null)', async () => {
@@ -165,13 +204,25 @@ describe('labels and assignments', () => {
     expect(assigned.status).toBe(200);
     expect(assigned.body).toMatchObject({ id: agent.id, name: 'Alice Agent', role: 'agent', account_id: account.id });
     const teamed = await api.post(url, { team_id: team.id });
-    expect(teamed.body).toEqual({ id: team.id, name: team.name, description: null, allow_auto_assign: true, account_id: account.id, is_member: false });
+    expect(teamed.body).toEqual({
+      id: team.id,
+      name: team.name,
+      description: null,
+      allow_auto_assign: true,
+      account_id: account.id,
+      is_member: false,
+    });
     const unassigned = await api.post(url, { assignee_id: null });
     expect(unassigned.status).toBe(200);
     expect(unassigned.body).toBeNull();
-    expect((await api.get(`${account.path}/conversations/${c.id}`)).body).toMatchObject({ assignee: null, team: { id: team.id } });
+    expect((await api.get(`${account.path}/conversations/${c.id}`)).body).toMatchObject({
+      assignee: null,
+      team: { id: team.id },
+    });
     const updates = await outbox(account.id, 'conversation_updated');
-    expect(updates.at(-1)!.payload.changed_attributes).toEqual([{ assignee_id: { previous_value: agent.id, current_value: null } }]);
+    expect(updates.at(-1)!.payload.changed_attributes).toEqual([
+      { assignee_id: { previous_value: agent.id, current_value: null } },
+    ]);
   });
 
   it('rejects assignments to outsiders or without a target', async () => {
@@ -180,7 +231,11 @@ describe('labels and assignments', () => {
     const url = `${account.path}/conversations/${c.id}/assignments`;
     const outsider = await newAgent(t, other);
     const before = (await outbox(account.id)).length;
-    for (const [body, field] of [[{ assignee_id: outsider.id }, 'assignee_id'], [{ team_id: 999999 }, 'team_id'], [{}, 'assignee_id']] as const) {
+    for (const [body, field] of [
+      [{ assignee_id: outsider.id }, 'assignee_id'],
+      [{ team_id: 999999 }, 'team_id'],
+      [{}, 'assignee_id'],
+    ] as const) {
       const res = await api.post(url, body);
       expect(res.status).toBe(422);
       expect(res.body.details[0].field).toBe(field);
@@ -205,7 +260,12 @@ describe('POST update_last_seen', () => {
     await new Promise((r) => setTimeout(r, 5));
     await incoming();
     expect((await api.get(base)).body.unread_count).toBe(1);
-    expect((await client(t.app, other.admin.token).post(`${other.path}/conversations/999999/update_last_seen`)).status).toBe(404);
-    expect((await client(t.app, account.admin.token).post(`${other.path}/conversations/${conversation.id}/update_last_seen`)).status).toBe(404);
+    expect(
+      (await client(t.app, other.admin.token).post(`${other.path}/conversations/999999/update_last_seen`)).status,
+    ).toBe(404);
+    expect(
+      (await client(t.app, account.admin.token).post(`${other.path}/conversations/${conversation.id}/update_last_seen`))
+        .status,
+    ).toBe(404);
   });
 });

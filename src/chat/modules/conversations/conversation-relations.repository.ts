@@ -9,12 +9,22 @@ import type { Q } from '../../context.js';
 
 export async function contactsByIds(q: Q, accountId: number, ids: number[]) {
   if (ids.length === 0) return [];
-  return q.selectFrom('contacts').selectAll().where(sameValueNoIndex('account_id', accountId)).where('id', 'in', ids).execute();
+  return q
+    .selectFrom('contacts')
+    .selectAll()
+    .where(sameValueNoIndex('account_id', accountId))
+    .where('id', 'in', ids)
+    .execute();
 }
 
 export async function teamsByIds(q: Q, accountId: number, ids: number[]) {
   if (ids.length === 0) return [];
-  return q.selectFrom('teams').selectAll().where(sameValueNoIndex('account_id', accountId)).where('id', 'in', ids).execute();
+  return q
+    .selectFrom('teams')
+    .selectAll()
+    .where(sameValueNoIndex('account_id', accountId))
+    .where('id', 'in', ids)
+    .execute();
 }
 
 export async function inboxesByIds(q: Q, accountId: number, ids: number[]) {

@@ -29,7 +29,8 @@ async function filter(payload: Criterion[], token = account.admin.token, page = 
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { meta: Record<string, number>; payload: { id: number }[] };
 }
-const idsOf = async (payload: Criterion[], token?: string) => (await filter(payload, token)).payload.map((c) => c.id).sort((a, b) => a - b);
+const idsOf = async (payload: Criterion[], token?: string) =>
+  (await filter(payload, token)).payload.map((c) => c.id).sort((a, b) => a - b);
 const sorted = (...values: number[]) => values.sort((a, b) => a - b);
 
 beforeAll(async () => {
@@ -41,11 +42,20 @@ beforeAll(async () => {
   inboxB = (await newInbox(t, account, { type: 'api' }, 'Sales')).id;
   await addInboxMembers(t, account, inboxA, [agent.id]);
   teamId = (await newTeam(t, account)).id;
-  await newContact(t, account, { name: 'Ana 100%_Real', email: 'ana@example.test', inbox_id: inboxA, source_id: 'ana' });
+  await newContact(t, account, {
+    name: 'Ana 100%_Real',
+    email: 'ana@example.test',
+    inbox_id: inboxA,
+    source_id: 'ana',
+  });
   await newContact(t, account, { name: 'Bruno', inbox_id: inboxB, source_id: 'bruno' });
   const api = client(t.app, account.admin.token);
-  ids.anaOpen = (await newConversation(t, account, { inboxId: inboxA, contactSourceId: 'ana', assigneeId: agent.id })).id;
-  ids.anaPending = (await newConversation(t, account, { inboxId: inboxA, contactSourceId: 'ana', status: 'pending', teamId })).id;
+  ids.anaOpen = (
+    await newConversation(t, account, { inboxId: inboxA, contactSourceId: 'ana', assigneeId: agent.id })
+  ).id;
+  ids.anaPending = (
+    await newConversation(t, account, { inboxId: inboxA, contactSourceId: 'ana', status: 'pending', teamId })
+  ).id;
   ids.brunoOpen = (await newConversation(t, account, { inboxId: inboxB, contactSourceId: 'bruno' })).id;
   ids.brunoResolved = (await newConversation(t, account, { inboxId: inboxB, contactSourceId: 'bruno' })).id;
   await api.post(`${account.path}/conversations/${ids.brunoResolved}/toggle_status`, { status: 'resolved' });
@@ -63,38 +73,87 @@ describe('POST conversations/filter', () => {
     expect(res.payload.map((c) => c.id).sort()).toEqual(sorted(ids.anaOpen, ids.anaPending, ids.brunoOpen));
     expect(res.meta).toEqual({ mine_count: 0, unassigned_count: 2, assigned_count: 1, all_count: 3 });
     expect(res.payload[0]).toMatchObject({ account_id: account.id, meta: { channel: 'Channel::Api' } });
-    expect(await idsOf([{ attribute_key: 'status', filter_operator: 'not_equal_to', values: ['open'] }])).toEqual(sorted(ids.anaPending, ids.brunoResolved));
+    expect(await idsOf([{ attribute_key: 'status', filter_operator: 'not_equal_to', values: ['open'] }])).toEqual(
+      sorted(ids.anaPending, ids.brunoResolved),
+    );
   });
 
   it('handles priority none, ids, presence and ranges', async () => {
-    expect(await idsOf([{ attribute_key: 'priority', filter_operator: 'equal_to', values: ['high'] }])).toEqual([ids.anaPending]);
-    expect(await idsOf([{ attribute_key: 'priority', filter_operator: 'equal_to', values: ['none'] }])).toEqual(sorted(ids.anaOpen, ids.brunoOpen, ids.brunoResolved));
-    expect(await idsOf([{ attribute_key: 'priority', filter_operator: 'not_equal_to', values: ['none'] }])).toEqual([ids.anaPending]);
-    expect(await idsOf([{ attribute_key: 'assignee_id', filter_operator: 'equal_to', values: [String(agent.id)] }])).toEqual([ids.anaOpen]);
-    expect(await idsOf([{ attribute_key: 'assignee_id', filter_operator: 'not_equal_to', values: [agent.id] }])).toEqual(sorted(ids.anaPending, ids.brunoOpen, ids.brunoResolved));
+    expect(await idsOf([{ attribute_key: 'priority', filter_operator: 'equal_to', values: ['high'] }])).toEqual([
+      ids.anaPending,
+    ]);
+    expect(await idsOf([{ attribute_key: 'priority', filter_operator: 'equal_to', values: ['none'] }])).toEqual(
+      sorted(ids.anaOpen, ids.brunoOpen, ids.brunoResolved),
+    );
+    expect(await idsOf([{ attribute_key: 'priority', filter_operator: 'not_equal_to', values: ['none'] }])).toEqual([
+      ids.anaPending,
+    ]);
+    expect(
+      await idsOf([{ attribute_key: 'assignee_id', filter_operator: 'equal_to', values: [String(agent.id)] }]),
+    ).toEqual([ids.anaOpen]);
+    expect(
+      await idsOf([{ attribute_key: 'assignee_id', filter_operator: 'not_equal_to', values: [agent.id] }]),
+    ).toEqual(sorted(ids.anaPending, ids.brunoOpen, ids.brunoResolved));
     expect(await idsOf([{ attribute_key: 'team_id', filter_operator: 'is_present' }])).toEqual([ids.anaPending]);
-    expect(await idsOf([{ attribute_key: 'inbox_id', filter_operator: 'equal_to', values: [inboxB] }])).toEqual(sorted(ids.brunoOpen, ids.brunoResolved));
-    expect(await idsOf([{ attribute_key: 'display_id', filter_operator: 'is_greater_than', values: [ids.anaPending] }])).toEqual(sorted(ids.brunoOpen, ids.brunoResolved));
-    expect(await idsOf([{ attribute_key: 'created_at', filter_operator: 'is_greater_than', values: ['2000-01-01'] }])).toHaveLength(4);
-    expect(await idsOf([{ attribute_key: 'created_at', filter_operator: 'is_less_than', values: ['2000-01-01'] }])).toEqual([]);
-    expect(await idsOf([{ attribute_key: 'last_activity_at', filter_operator: 'days_before', values: [1] }])).toEqual([]);
+    expect(await idsOf([{ attribute_key: 'inbox_id', filter_operator: 'equal_to', values: [inboxB] }])).toEqual(
+      sorted(ids.brunoOpen, ids.brunoResolved),
+    );
+    expect(
+      await idsOf([{ attribute_key: 'display_id', filter_operator: 'is_greater_than', values: [ids.anaPending] }]),
+    ).toEqual(sorted(ids.brunoOpen, ids.brunoResolved));
+    expect(
+      await idsOf([{ attribute_key: 'created_at', filter_operator: 'is_greater_than', values: ['2000-01-01'] }]),
+    ).toHaveLength(4);
+    expect(
+      await idsOf([{ attribute_key: 'created_at', filter_operator: 'is_less_than', values: ['2000-01-01'] }]),
+    ).toEqual([]);
+    expect(await idsOf([{ attribute_key: 'last_activity_at', filter_operator: 'days_before', values: [1] }])).toEqual(
+      [],
+    );
     // Backdated directly: no endpoint sets an old creation time.
-    await t.db.updateTable('conversations').set({ created_at: Date.now() - 10 * 86_400_000 }).where('account_id', '=', account.id).where('display_id', '=', ids.brunoResolved).execute();
-    expect(await idsOf([{ attribute_key: 'created_at', filter_operator: 'days_before', values: ['5'] }])).toEqual([ids.brunoResolved]);
+    await t.db
+      .updateTable('conversations')
+      .set({ created_at: Date.now() - 10 * 86_400_000 })
+      .where('account_id', '=', account.id)
+      .where('display_id', '=', ids.brunoResolved)
+      .execute();
+    expect(await idsOf([{ attribute_key: 'created_at', filter_operator: 'days_before', values: ['5'] }])).toEqual([
+      ids.brunoResolved,
+    ]);
   });
 
   it('filters by labels and contact text, matching % and _ literally', async () => {
-    expect(await idsOf([{ attribute_key: 'labels', filter_operator: 'equal_to', values: ['VIP'] }])).toEqual([ids.brunoOpen]);
-    expect(await idsOf([{ attribute_key: 'labels', filter_operator: 'not_equal_to', values: ['vip'] }])).toEqual(sorted(ids.anaOpen, ids.anaPending, ids.brunoResolved));
-    expect(await idsOf([{ attribute_key: 'labels', filter_operator: 'is_not_present' }])).toEqual(sorted(ids.anaOpen, ids.anaPending, ids.brunoResolved));
-    expect(await idsOf([{ attribute_key: 'contact_name', filter_operator: 'contains', values: ['100%_r'] }])).toEqual(sorted(ids.anaOpen, ids.anaPending));
-    expect(await idsOf([{ attribute_key: 'contact_name', filter_operator: 'contains', values: ['%'] }])).toEqual(sorted(ids.anaOpen, ids.anaPending));
+    expect(await idsOf([{ attribute_key: 'labels', filter_operator: 'equal_to', values: ['VIP'] }])).toEqual([
+      ids.brunoOpen,
+    ]);
+    expect(await idsOf([{ attribute_key: 'labels', filter_operator: 'not_equal_to', values: ['vip'] }])).toEqual(
+      sorted(ids.anaOpen, ids.anaPending, ids.brunoResolved),
+    );
+    expect(await idsOf([{ attribute_key: 'labels', filter_operator: 'is_not_present' }])).toEqual(
+      sorted(ids.anaOpen, ids.anaPending, ids.brunoResolved),
+    );
+    expect(await idsOf([{ attribute_key: 'contact_name', filter_operator: 'contains', values: ['100%_r'] }])).toEqual(
+      sorted(ids.anaOpen, ids.anaPending),
+    );
+    expect(await idsOf([{ attribute_key: 'contact_name', filter_operator: 'contains', values: ['%'] }])).toEqual(
+      sorted(ids.anaOpen, ids.anaPending),
+    );
     expect(await idsOf([{ attribute_key: 'contact_name', filter_operator: 'contains', values: ['100X'] }])).toEqual([]);
-    expect(await idsOf([{ attribute_key: 'contact_name', filter_operator: 'starts_with', values: ['bru'] }])).toEqual(sorted(ids.brunoOpen, ids.brunoResolved));
-    expect(await idsOf([{ attribute_key: 'contact_name', filter_operator: 'does_not_contain', values: ['ana'] }])).toEqual(sorted(ids.brunoOpen, ids.brunoResolved));
-    expect(await idsOf([{ attribute_key: 'contact_email', filter_operator: 'equal_to', values: ['ANA@example.test'] }])).toEqual(sorted(ids.anaOpen, ids.anaPending));
-    expect(await idsOf([{ attribute_key: 'contact_email', filter_operator: 'is_not_present' }])).toEqual(sorted(ids.brunoOpen, ids.brunoResolved));
-    expect(await idsOf([{ attribute_key: 'contact_name', filter_operator: 'equal_to', values: ["' OR 1=1 --"] }])).toEqual([]);
+    expect(await idsOf([{ attribute_key: 'contact_name', filter_operator: 'starts_with', values: ['bru'] }])).toEqual(
+      sorted(ids.brunoOpen, ids.brunoResolved),
+    );
+    expect(
+      await idsOf([{ attribute_key: 'contact_name', filter_operator: 'does_not_contain', values: ['ana'] }]),
+    ).toEqual(sorted(ids.brunoOpen, ids.brunoResolved));
+    expect(
+      await idsOf([{ attribute_key: 'contact_email', filter_operator: 'equal_to', values: ['ANA@example.test'] }]),
+    ).toEqual(sorted(ids.anaOpen, ids.anaPending));
+    expect(await idsOf([{ attribute_key: 'contact_email', filter_operator: 'is_not_present' }])).toEqual(
+      sorted(ids.brunoOpen, ids.brunoResolved),
+    );
+    expect(
+      await idsOf([{ attribute_key: 'contact_name', filter_operator: 'equal_to', values: ["' OR 1=1 --"] }]),
+    ).toEqual([]);
   });
 
   it('chains with AND/OR using SQL precedence', async () => {
@@ -128,7 +187,10 @@ describe('POST conversations/filter', () => {
       [[{ attribute_key: 'status', filter_operator: 'equal_to', values: ['closed'] }], 'payload.0.values'],
       [[{ attribute_key: 'status', filter_operator: 'equal_to', values: [] }], 'payload.0.values'],
       [[{ attribute_key: 'inbox_id', filter_operator: 'equal_to', values: ['1 OR 1=1'] }], 'payload.0.values'],
-      [[{ attribute_key: 'created_at', filter_operator: 'is_greater_than', values: ['yesterday'] }], 'payload.0.values'],
+      [
+        [{ attribute_key: 'created_at', filter_operator: 'is_greater_than', values: ['yesterday'] }],
+        'payload.0.values',
+      ],
       [
         [
           { attribute_key: 'status', filter_operator: 'equal_to', values: ['open'], query_operator: 'XOR' },
@@ -136,7 +198,13 @@ describe('POST conversations/filter', () => {
         ],
         'payload.0.query_operator',
       ],
-      [[{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }, { attribute_key: 'constructor', filter_operator: 'equal_to', values: ['x'] }], 'payload.1.attribute_key'],
+      [
+        [
+          { attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] },
+          { attribute_key: 'constructor', filter_operator: 'equal_to', values: ['x'] },
+        ],
+        'payload.1.attribute_key',
+      ],
     ];
     for (const [payload, field] of cases) {
       const res = await api.post(`${account.path}/conversations/filter`, { payload });
@@ -151,8 +219,12 @@ describe('POST conversations/filter', () => {
 
   it('needs a token and stays within the account', async () => {
     const payload = [{ attribute_key: 'status', filter_operator: 'is_present' }];
-    expect((await call(t.app, { method: 'POST', url: `${account.path}/conversations/filter`, body: { payload } })).status).toBe(401);
-    expect((await client(t.app, other.admin.token).post(`${account.path}/conversations/filter`, { payload })).status).toBe(404);
+    expect(
+      (await call(t.app, { method: 'POST', url: `${account.path}/conversations/filter`, body: { payload } })).status,
+    ).toBe(401);
+    expect(
+      (await client(t.app, other.admin.token).post(`${account.path}/conversations/filter`, { payload })).status,
+    ).toBe(404);
     const own = await client(t.app, other.admin.token).post(`${other.path}/conversations/filter`, { payload });
     expect(own.body.payload).toHaveLength(1);
   });

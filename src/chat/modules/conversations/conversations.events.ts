@@ -9,7 +9,11 @@ export type ChangedAttributes = Record<string, { previous_value: unknown; curren
  * `conversation_updated` and `conversation_status_changed` also carry
  * `changed_attributes: [{<key>: {previous_value, current_value}}]`.
  */
-export function conversationEventPayload(event: ConversationEventName, bundle: ConversationBundle, changed?: ChangedAttributes) {
+export function conversationEventPayload(
+  event: ConversationEventName,
+  bundle: ConversationBundle,
+  changed?: ChangedAttributes,
+) {
   return {
     event,
     ...presentConversation(bundle),

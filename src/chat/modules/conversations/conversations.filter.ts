@@ -88,13 +88,17 @@ const DAY_MS = 86_400_000;
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Validates every criterion (422 naming the bad key, operator or value) and returns the condition. */
-export function compileConversationFilter(criteria: readonly FilterCriterion[], options: FilterOptions): ConversationCondition {
+export function compileConversationFilter(
+  criteria: readonly FilterCriterion[],
+  options: FilterOptions,
+): ConversationCondition {
   const field = options.field ?? 'payload';
   if (criteria.length === 0) throw invalidField(field, 'must contain at least one condition');
   const conditions = criteria.map((c, i) => compileOne(c, `${field}.${i}`, options));
   const joiners = criteria.slice(0, -1).map((c, i) => {
     const op = (c.query_operator ?? 'and').toLowerCase();
-    if (op !== 'and' && op !== 'or') throw invalidField(`${field}.${i}.query_operator`, `'${c.query_operator}' is not supported (use AND or OR)`);
+    if (op !== 'and' && op !== 'or')
+      throw invalidField(`${field}.${i}.query_operator`, `'${c.query_operator}' is not supported (use AND or OR)`);
     return op;
   });
   return (eb) => {
@@ -129,7 +133,8 @@ function compileOne(c: FilterCriterion, path: string, options: FilterOptions): C
       const wanted = values.enums(spec.values!);
       const nonNull = wanted.filter((v) => v !== 'none');
       const withNull = wanted.includes('none');
-      return (eb) => (op === 'equal_to' ? inSet(eb, spec.column!, nonNull, withNull) : notInSet(eb, spec.column!, nonNull, withNull));
+      return (eb) =>
+        op === 'equal_to' ? inSet(eb, spec.column!, nonNull, withNull) : notInSet(eb, spec.column!, nonNull, withNull);
     }
     case 'id': {
       const col = spec.column!;
@@ -164,13 +169,23 @@ function compileOne(c: FilterCriterion, path: string, options: FilterOptions): C
       const negative = op === 'not_equal_to' || op === 'does_not_contain';
       const match = (ceb: ExpressionBuilder<ChatDatabase, 'contacts'>) => {
         if (op === 'equal_to' || op === 'not_equal_to') {
-          return ceb(ceb.fn('lower', [ceb.ref(`contacts.${column}`)]), 'in', strings.map((s) => s.toLowerCase()));
+          return ceb(
+            ceb.fn('lower', [ceb.ref(`contacts.${column}`)]),
+            'in',
+            strings.map((s) => s.toLowerCase()),
+          );
         }
         const pattern = (s: string) => (op === 'starts_with' ? `${escapeLike(s)}%` : `%${escapeLike(s)}%`);
-        return ceb.or(strings.map((s) => sql<SqlBool>`${ceb.ref(`contacts.${column}`)} ${like} ${pattern(s)} escape '\\'`));
+        return ceb.or(
+          strings.map((s) => sql<SqlBool>`${ceb.ref(`contacts.${column}`)} ${like} ${pattern(s)} escape '\\'`),
+        );
       };
       return (eb) => {
-        const ids = eb.selectFrom('contacts').select('contacts.id').where('contacts.account_id', '=', options.accountId).where(match);
+        const ids = eb
+          .selectFrom('contacts')
+          .select('contacts.id')
+          .where('contacts.account_id', '=', options.accountId)
+          .where(match);
         return eb('conversations.contact_id', negative ? 'not in' : 'in', ids);
       };
     }
@@ -234,7 +249,9 @@ class ValueReader {
   }
 
   strings(): string[] {
-    const out = this.raw.map((v) => (typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : this.fail('must be strings')));
+    const out = this.raw.map((v) =>
+      typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : this.fail('must be strings'),
+    );
     return out.filter((s) => s !== '').length > 0 ? out.filter((s) => s !== '') : this.fail('must not be empty');
   }
 

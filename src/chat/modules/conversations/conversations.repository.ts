@@ -19,7 +19,12 @@ export async function findByDisplayId(q: Q, accountId: number, displayId: number
 }
 
 /** The conversations of one contact inbox, newest first (conversations_contact_inbox_idx). */
-export async function listByContactInbox(q: Q, accountId: number, contactInboxId: number, page: { limit: number; offset: number }) {
+export async function listByContactInbox(
+  q: Q,
+  accountId: number,
+  contactInboxId: number,
+  page: { limit: number; offset: number },
+) {
   return q
     .selectFrom('conversations')
     .selectAll()
@@ -141,7 +146,12 @@ export async function listConversations(
 }
 
 /** All, unassigned and mine (assigned to `userId`) counts of the filtered set, in one query. */
-export async function countConversations(q: Q, scope: ConversationScope, filter: ConversationListFilter, userId: number | null) {
+export async function countConversations(
+  q: Q,
+  scope: ConversationScope,
+  filter: ConversationListFilter,
+  userId: number | null,
+) {
   const row = await filtered(q, scope, filter)
     .select((eb) => [
       eb.fn.countAll<number | string>().as('all_count'),
@@ -149,7 +159,14 @@ export async function countConversations(q: Q, scope: ConversationScope, filter:
         .sum<number | string | null>(eb.case().when('conversations.assignee_id', 'is', null).then(1).else(0).end())
         .as('unassigned_count'),
       eb.fn
-        .sum<number | string | null>(eb.case().when('conversations.assignee_id', '=', userId ?? -1).then(1).else(0).end())
+        .sum<number | string | null>(
+          eb
+            .case()
+            .when('conversations.assignee_id', '=', userId ?? -1)
+            .then(1)
+            .else(0)
+            .end(),
+        )
         .as('mine_count'),
     ])
     .executeTakeFirstOrThrow();

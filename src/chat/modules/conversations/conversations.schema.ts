@@ -19,10 +19,17 @@ const Labels = Type.Array(Type.String({ maxLength: 255 }), { maxItems: MAX_LABEL
 
 const ListFilters = {
   status: Type.Optional(literals(['open', 'resolved', 'pending', 'snoozed', 'all'] as const)),
-  q: Type.Optional(Type.String({ maxLength: 255, description: 'Matched against message content, the contact name and e-mail, and the conversation number' })),
+  q: Type.Optional(
+    Type.String({
+      maxLength: 255,
+      description: 'Matched against message content, the contact name and e-mail, and the conversation number',
+    }),
+  ),
   inbox_id: Type.Optional(IdParam),
   team_id: Type.Optional(IdParam),
-  labels: Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100, description: 'Any of these labels' })),
+  labels: Type.Optional(
+    Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100, description: 'Any of these labels' }),
+  ),
 };
 
 export const ConversationListQuery = Type.Object({
@@ -65,7 +72,9 @@ export type ConversationUpdateBody = Static<typeof ConversationUpdateBody>;
 
 export const ToggleStatusBody = Type.Object({
   status: Type.Optional(literals(STATUSES)),
-  snoozed_until: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 253402300799, description: 'UNIX seconds' }))),
+  snoozed_until: Type.Optional(
+    Nullable(Type.Integer({ minimum: 0, maximum: 253402300799, description: 'UNIX seconds' })),
+  ),
 });
 export type ToggleStatusBody = Static<typeof ToggleStatusBody>;
 

@@ -1,6 +1,14 @@
 import { invalidField, notFound } from '../../../core/http/errors.js';
 import { emitChatEvent } from '../../events.js';
-import { assertStaff, eventOrigin, isAdmin, type AccountContext, type ChatDeps, type Q, type Trx } from '../../context.js';
+import {
+  assertStaff,
+  eventOrigin,
+  isAdmin,
+  type AccountContext,
+  type ChatDeps,
+  type Q,
+  type Trx,
+} from '../../context.js';
 import type { Conversation, ConversationStatus, ConversationUpdate, Message, Team } from '../../db/schema.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { AgentRow } from '../agents/agents.repository.js';
@@ -11,7 +19,11 @@ import type { InboxesService } from '../inboxes/inboxes.service.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import { ConversationBundles } from './conversation-bundles.js';
 import * as relations from './conversation-relations.repository.js';
-import { conversationEventPayload, type ChangedAttributes, type ConversationEventName } from './conversations.events.js';
+import {
+  conversationEventPayload,
+  type ChangedAttributes,
+  type ConversationEventName,
+} from './conversations.events.js';
 import { compileConversationFilter, type FilterCriterion } from './conversations.filter.js';
 import type { ConversationBundle, ConversationCounts } from './conversations.presenter.js';
 import * as repo from './conversations.repository.js';
@@ -20,7 +32,12 @@ import type { ConversationListQuery, ConversationMetaQuery } from './conversatio
 export const CONVERSATIONS_PER_PAGE = 25;
 
 /** The ids a conversation event carries for listeners. */
-export const conversationRefs = (c: Conversation) => ({ conversationId: c.id, displayId: c.display_id, inboxId: c.inbox_id, contactId: c.contact_id });
+export const conversationRefs = (c: Conversation) => ({
+  conversationId: c.id,
+  displayId: c.display_id,
+  inboxId: c.inbox_id,
+  contactId: c.contact_id,
+});
 
 export interface ConversationPage {
   counts: ConversationCounts;
@@ -75,7 +92,11 @@ export class ConversationsService {
     if (visible && !visible.includes(conversation.inbox_id)) throw notFound('Conversation');
     if (ctx.role === 'contact') {
       const actor = ctx.actor.type === 'contact' ? ctx.actor : null;
-      if (!actor || conversation.contact_id !== actor.contactId || conversation.contact_inbox_id !== actor.contactInboxId) {
+      if (
+        !actor ||
+        conversation.contact_id !== actor.contactId ||
+        conversation.contact_inbox_id !== actor.contactInboxId
+      ) {
         throw notFound('Conversation');
       }
     }
@@ -164,7 +185,12 @@ export class ConversationsService {
    * (unless muted); the first public reply of an agent or bot sets first_reply_created_at and an
    * agent or bot reply ends the wait.
    */
-  async recordMessageActivity(trx: Trx, ctx: AccountContext, conversation: Conversation, message: Message): Promise<Conversation> {
+  async recordMessageActivity(
+    trx: Trx,
+    ctx: AccountContext,
+    conversation: Conversation,
+    message: Message,
+  ): Promise<Conversation> {
     const at = message.created_at;
     const values: ConversationUpdate = { last_activity_at: at, updated_at: at };
     if (message.message_type === 0) {
@@ -174,7 +200,11 @@ export class ConversationsService {
         values.status = 'open';
         values.snoozed_until = null;
       }
-    } else if (message.message_type === 1 && message.private === 0 && (message.sender_type === 'User' || message.sender_type === 'AgentBot')) {
+    } else if (
+      message.message_type === 1 &&
+      message.private === 0 &&
+      (message.sender_type === 'User' || message.sender_type === 'AgentBot')
+    ) {
       if (conversation.first_reply_created_at === null) values.first_reply_created_at = at;
       values.waiting_since = null;
     }
@@ -184,17 +214,32 @@ export class ConversationsService {
   }
 
   /** Records `conversation_status_changed` with the status change. */
-  async emitStatusChanged(trx: Trx, previous: ConversationStatus, updated: Conversation, ctx?: AccountContext): Promise<void> {
-    await this.emitEvent(trx, 'conversation_status_changed', updated, [
-      { status: { previous_value: previous, current_value: updated.status } },
-    ], ctx);
+  async emitStatusChanged(
+    trx: Trx,
+    previous: ConversationStatus,
+    updated: Conversation,
+    ctx?: AccountContext,
+  ): Promise<void> {
+    await this.emitEvent(
+      trx,
+      'conversation_status_changed',
+      updated,
+      [{ status: { previous_value: previous, current_value: updated.status } }],
+      ctx,
+    );
   }
 
   /**
    * Records a conversation event with the full conversation object, in the caller's transaction.
    * `ctx` (who caused it) sets the event's origin ('automation' for rule actions; see eventOrigin).
    */
-  async emitEvent(trx: Trx, name: ConversationEventName, conversation: Conversation, changed?: ChangedAttributes, ctx?: AccountContext): Promise<void> {
+  async emitEvent(
+    trx: Trx,
+    name: ConversationEventName,
+    conversation: Conversation,
+    changed?: ChangedAttributes,
+    ctx?: AccountContext,
+  ): Promise<void> {
     const bundle = await this.bundles.loadOne(trx, conversation);
     await emitChatEvent(trx, {
       accountId: conversation.account_id,
@@ -212,7 +257,8 @@ export class ConversationsService {
     if (agent.role !== 'administrator') {
       // The inboxes that user sees, asked as that user.
       const visible = await this.services.inboxes.visibleInboxIds({ ...ctx, role: agent.role, userId: agent.id }, q);
-      if (visible && !visible.includes(inboxId)) throw invalidField('assignee_id', "is not a member of the conversation's inbox");
+      if (visible && !visible.includes(inboxId))
+        throw invalidField('assignee_id', "is not a member of the conversation's inbox");
     }
     return agent;
   }
@@ -253,7 +299,10 @@ export class ConversationsService {
     if (!scope) return { counts: NO_COUNTS, bundles: [] };
     const db = this.deps.db;
     const [rows, counts] = await Promise.all([
-      repo.listConversations(db, scope, filter, assignee, { limit: CONVERSATIONS_PER_PAGE, offset: (page - 1) * CONVERSATIONS_PER_PAGE }),
+      repo.listConversations(db, scope, filter, assignee, {
+        limit: CONVERSATIONS_PER_PAGE,
+        offset: (page - 1) * CONVERSATIONS_PER_PAGE,
+      }),
       repo.countConversations(db, scope, filter, ctx.userId),
     ]);
     return { counts, bundles: await this.bundles.load(db, ctx.accountId, rows) };

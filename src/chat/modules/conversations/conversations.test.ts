@@ -29,7 +29,10 @@ const outbox = (accountId: number, name?: string) => outboxEvents(t.db, accountI
 const count = (table: 'conversations' | 'messages' | 'outbox_events' | 'contact_inboxes') => countRows(t.db, table);
 
 async function newBotToken(acc: TestAccount): Promise<string> {
-  const res = await client(t.app, acc.admin.token).post(`${acc.path}/agent_bots`, { name: 'Bot', outgoing_url: 'https://bot.example.test/hook' });
+  const res = await client(t.app, acc.admin.token).post(`${acc.path}/agent_bots`, {
+    name: 'Bot',
+    outgoing_url: 'https://bot.example.test/hook',
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.access_token;
 }
@@ -43,7 +46,14 @@ beforeAll(async () => {
   hiddenInboxId = (await newInbox(t, account, { type: 'api' }, 'Hidden')).id;
   await addInboxMembers(t, account, inboxId, [agent.id]);
   sourceId = 'source-main';
-  contactId = (await newContact(t, account, { name: 'Maria Silva', email: 'maria@example.test', inbox_id: inboxId, source_id: sourceId })).contact.id;
+  contactId = (
+    await newContact(t, account, {
+      name: 'Maria Silva',
+      email: 'maria@example.test',
+      inbox_id: inboxId,
+      source_id: sourceId,
+    })
+  ).contact.id;
 });
 afterAll(async () => {
   await t.close();
@@ -108,7 +118,12 @@ describe('POST conversations', () => {
 
     const events = (await outbox(account.id)).slice(before);
     expect(events.map((e) => e.name)).toEqual(['conversation_created', 'message_created']);
-    expect(events[0].payload).toMatchObject({ event: 'conversation_created', id: c.id, status: 'pending', inbox_id: inboxId });
+    expect(events[0].payload).toMatchObject({
+      event: 'conversation_created',
+      id: c.id,
+      status: 'pending',
+      inbox_id: inboxId,
+    });
     const m = events[1].payload;
     expect(m).toMatchObject({
       event: 'message_created',
@@ -133,16 +148,30 @@ describe('POST conversations', () => {
     expect(firstOfOther.id).toBe(1);
     const shown = await client(t.app, account.admin.token).get(`${account.path}/conversations/${b.id}`);
     expect(shown.status).toBe(200);
-    expect(shown.body).toMatchObject({ id: b.id, uuid: b.uuid, status: 'open', contact: { id: contactId }, messages: [] });
+    expect(shown.body).toMatchObject({
+      id: b.id,
+      uuid: b.uuid,
+      status: 'open',
+      contact: { id: contactId },
+      messages: [],
+    });
   });
 
   it('creates the contact inbox when contact_id comes with a new source_id; 409 when another contact holds it', async () => {
     const { contact } = await newContact(t, account, { name: 'Nina' });
     const api = client(t.app, account.admin.token);
-    const res = await api.post(`${account.path}/conversations`, { inbox_id: inboxId, source_id: 'nina-src', contact_id: contact.id });
+    const res = await api.post(`${account.path}/conversations`, {
+      inbox_id: inboxId,
+      source_id: 'nina-src',
+      contact_id: contact.id,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ contact: { id: contact.id }, contact_inbox: { source_id: 'nina-src' } });
-    const taken = await api.post(`${account.path}/conversations`, { inbox_id: inboxId, source_id: sourceId, contact_id: contact.id });
+    const taken = await api.post(`${account.path}/conversations`, {
+      inbox_id: inboxId,
+      source_id: sourceId,
+      contact_id: contact.id,
+    });
     expect(taken.status).toBe(409);
   });
 
@@ -184,7 +213,9 @@ describe('POST conversations', () => {
       expect(res.status, JSON.stringify(body)).toBe(404);
       expect(res.body.code).toBe('not_found');
     }
-    expect([await count('conversations'), await count('contact_inboxes'), await count('outbox_events')]).toEqual(before);
+    expect([await count('conversations'), await count('contact_inboxes'), await count('outbox_events')]).toEqual(
+      before,
+    );
   });
 
   it('rolls back everything, the conversation number included, when the assignee or team is invalid', async () => {
@@ -199,7 +230,12 @@ describe('POST conversations', () => {
       { team_id: foreignTeam.id, field: 'team_id' },
     ];
     for (const { field, ...ref } of bad) {
-      const res = await api.post(`${account.path}/conversations`, { inbox_id: inboxId, source_id: sourceId, message: { content: 'hi' }, ...ref });
+      const res = await api.post(`${account.path}/conversations`, {
+        inbox_id: inboxId,
+        source_id: sourceId,
+        message: { content: 'hi' },
+        ...ref,
+      });
       expect(res.status).toBe(422);
       expect(res.body.details[0].field).toBe(field);
     }
@@ -212,12 +248,22 @@ describe('POST conversations', () => {
     const api = client(t.app, agent.token);
     const hiddenSource = 'hidden-src';
     await newContact(t, account, { name: 'Hidden', inbox_id: hiddenInboxId, source_id: hiddenSource });
-    expect((await api.post(`${account.path}/conversations`, { inbox_id: hiddenInboxId, source_id: hiddenSource })).status).toBe(404);
+    expect(
+      (await api.post(`${account.path}/conversations`, { inbox_id: hiddenInboxId, source_id: hiddenSource })).status,
+    ).toBe(404);
     const stranger = await newAgent(t, account, 'Stranger');
-    const res = await api.post(`${account.path}/conversations`, { inbox_id: inboxId, source_id: sourceId, assignee_id: stranger.id });
+    const res = await api.post(`${account.path}/conversations`, {
+      inbox_id: inboxId,
+      source_id: sourceId,
+      assignee_id: stranger.id,
+    });
     expect(res.status).toBe(422);
     expect(res.body.details[0]).toMatchObject({ field: 'assignee_id' });
-    const ok = await api.post(`${account.path}/conversations`, { inbox_id: inboxId, source_id: sourceId, assignee_id: account.admin.id });
+    const ok = await api.post(`${account.path}/conversations`, {
+      inbox_id: inboxId,
+      source_id: sourceId,
+      assignee_id: account.admin.id,
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.assignee.id).toBe(account.admin.id);
   });
@@ -227,23 +273,43 @@ describe('access', () => {
   it('hides other accounts, other inboxes and needs a token', async () => {
     const mine = await newConversation(t, account, { inboxId: hiddenInboxId });
     const foreign = await newConversation(t, other);
-    expect((await client(t.app, account.admin.token).get(`${account.path}/conversations/${foreign.id + 1000}`)).status).toBe(404);
+    expect(
+      (await client(t.app, account.admin.token).get(`${account.path}/conversations/${foreign.id + 1000}`)).status,
+    ).toBe(404);
     expect((await client(t.app, other.admin.token).get(`${other.path}/conversations/${mine.id}`)).status).toBe(404);
-    expect((await client(t.app, account.admin.token).get(`${other.path}/conversations/${foreign.id}`)).status).toBe(404);
+    expect((await client(t.app, account.admin.token).get(`${other.path}/conversations/${foreign.id}`)).status).toBe(
+      404,
+    );
     expect((await client(t.app, agent.token).get(`${account.path}/conversations/${mine.id}`)).status).toBe(404);
-    expect((await client(t.app, agent.token).post(`${account.path}/conversations/${mine.id}/toggle_status`, {})).status).toBe(404);
+    expect(
+      (await client(t.app, agent.token).post(`${account.path}/conversations/${mine.id}/toggle_status`, {})).status,
+    ).toBe(404);
     expect((await call(t.app, { url: `${account.path}/conversations` })).status).toBe(401);
     expect((await call(t.app, { url: `${account.path}/conversations/${mine.id}` })).status).toBe(401);
-    expect((await call(t.app, { method: 'POST', url: `${account.path}/conversations/${mine.id}/labels`, body: { labels: [] } })).status).toBe(401);
+    expect(
+      (
+        await call(t.app, {
+          method: 'POST',
+          url: `${account.path}/conversations/${mine.id}/labels`,
+          body: { labels: [] },
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it('lets a bot change status, priority and assignment but nothing else', async () => {
     const bot = await newBotToken(account);
     const c = await newConversation(t, account, { inboxId, contactSourceId: sourceId });
     const api = client(t.app, bot);
-    expect((await api.post(`${account.path}/conversations/${c.id}/toggle_status`, { status: 'pending' })).status).toBe(200);
-    expect((await api.post(`${account.path}/conversations/${c.id}/toggle_priority`, { priority: 'high' })).status).toBe(200);
-    expect((await api.post(`${account.path}/conversations/${c.id}/assignments`, { assignee_id: agent.id })).status).toBe(200);
+    expect((await api.post(`${account.path}/conversations/${c.id}/toggle_status`, { status: 'pending' })).status).toBe(
+      200,
+    );
+    expect((await api.post(`${account.path}/conversations/${c.id}/toggle_priority`, { priority: 'high' })).status).toBe(
+      200,
+    );
+    expect(
+      (await api.post(`${account.path}/conversations/${c.id}/assignments`, { assignee_id: agent.id })).status,
+    ).toBe(200);
     for (const res of [
       await api.get(`${account.path}/conversations`),
       await api.get(`${account.path}/conversations/${c.id}`),
@@ -276,14 +342,24 @@ describe('GET conversations and meta', () => {
     team = await newTeam(t, acc);
     await newContact(t, acc, { name: 'Zed Quux', email: 'zed@quux.test', inbox_id: inboxA, source_id: 'zed' });
     await newContact(t, acc, { name: 'Bob', inbox_id: inboxB, source_id: 'bob' });
-    ids.mineOpen = (await newConversation(t, acc, { inboxId: inboxA, contactSourceId: 'zed', assigneeId: member.id })).id;
-    ids.unassignedOpen = (await newConversation(t, acc, { inboxId: inboxA, contactSourceId: 'zed', teamId: team.id })).id;
-    ids.adminOpenB = (await newConversation(t, acc, { inboxId: inboxB, contactSourceId: 'bob', assigneeId: acc.admin.id })).id;
+    ids.mineOpen = (
+      await newConversation(t, acc, { inboxId: inboxA, contactSourceId: 'zed', assigneeId: member.id })
+    ).id;
+    ids.unassignedOpen = (
+      await newConversation(t, acc, { inboxId: inboxA, contactSourceId: 'zed', teamId: team.id })
+    ).id;
+    ids.adminOpenB = (
+      await newConversation(t, acc, { inboxId: inboxB, contactSourceId: 'bob', assigneeId: acc.admin.id })
+    ).id;
     ids.pendingB = (await newConversation(t, acc, { inboxId: inboxB, contactSourceId: 'bob', status: 'pending' })).id;
     ids.resolvedA = (await newConversation(t, acc, { inboxId: inboxA, contactSourceId: 'zed' })).id;
-    await client(t.app, acc.admin.token).post(`${acc.path}/conversations/${ids.resolvedA}/toggle_status`, { status: 'resolved' });
+    await client(t.app, acc.admin.token).post(`${acc.path}/conversations/${ids.resolvedA}/toggle_status`, {
+      status: 'resolved',
+    });
     await newMessage(t, acc, ids.adminOpenB, { content: 'Invoice 100% paid_in full' });
-    await client(t.app, acc.admin.token).post(`${acc.path}/conversations/${ids.unassignedOpen}/labels`, { labels: ['vip'] });
+    await client(t.app, acc.admin.token).post(`${acc.path}/conversations/${ids.unassignedOpen}/labels`, {
+      labels: ['vip'],
+    });
   });
 
   const list = async (token: string, query = '') => {
@@ -307,9 +383,15 @@ describe('GET conversations and meta', () => {
     const unassigned = await list(admin, '?assignee_type=unassigned');
     expect(unassigned.payload.map((c) => c.id)).toEqual([ids.unassignedOpen]);
     expect(unassigned.meta.all_count).toBe(3);
-    expect((await list(admin, '?assignee_type=assigned')).payload.map((c) => c.id)).toEqual([ids.adminOpenB, ids.mineOpen]);
+    expect((await list(admin, '?assignee_type=assigned')).payload.map((c) => c.id)).toEqual([
+      ids.adminOpenB,
+      ids.mineOpen,
+    ]);
     expect((await list(admin, '?assignee_type=me')).payload.map((c) => c.id)).toEqual([ids.adminOpenB]);
-    expect((await list(admin, `?inbox_id=${inboxB}&status=all`)).payload.map((c) => c.id)).toEqual([ids.adminOpenB, ids.pendingB]);
+    expect((await list(admin, `?inbox_id=${inboxB}&status=all`)).payload.map((c) => c.id)).toEqual([
+      ids.adminOpenB,
+      ids.pendingB,
+    ]);
     expect((await list(admin, `?team_id=${team.id}`)).payload.map((c) => c.id)).toEqual([ids.unassignedOpen]);
     expect((await list(admin, '?labels[]=VIP&labels[]=other')).payload.map((c) => c.id)).toEqual([ids.unassignedOpen]);
     expect((await list(admin, '?labels=vip')).meta).toMatchObject({ all_count: 1 });
@@ -317,33 +399,53 @@ describe('GET conversations and meta', () => {
     // % and _ in the search term match themselves only.
     expect((await list(admin, '?q=%25&status=all')).payload.map((c) => c.id)).toEqual([ids.adminOpenB]);
     expect((await list(admin, '?q=Invoice%201_0&status=all')).payload).toEqual([]);
-    expect((await list(admin, '?q=QUUX&status=all')).payload.map((c) => c.id).sort()).toEqual([ids.mineOpen, ids.unassignedOpen, ids.resolvedA].sort());
+    expect((await list(admin, '?q=QUUX&status=all')).payload.map((c) => c.id).sort()).toEqual(
+      [ids.mineOpen, ids.unassignedOpen, ids.resolvedA].sort(),
+    );
     expect((await list(admin, '?q=zed@quux')).meta.all_count).toBe(2);
   });
 
   it('shows agents only the conversations of their inboxes', async () => {
     const data = await list(member.token, '?status=all');
     expect(data.payload.map((c) => c.id).sort()).toEqual([ids.mineOpen, ids.unassignedOpen, ids.resolvedA].sort());
-    expect((await list(member.token)).meta).toEqual({ mine_count: 1, unassigned_count: 1, assigned_count: 1, all_count: 2 });
+    expect((await list(member.token)).meta).toEqual({
+      mine_count: 1,
+      unassigned_count: 1,
+      assigned_count: 1,
+      all_count: 2,
+    });
     const loner = await newAgent(t, acc, 'Loner');
-    expect(await list(loner.token)).toEqual({ meta: { mine_count: 0, unassigned_count: 0, assigned_count: 0, all_count: 0 }, payload: [] });
+    expect(await list(loner.token)).toEqual({
+      meta: { mine_count: 0, unassigned_count: 0, assigned_count: 0, all_count: 0 },
+      payload: [],
+    });
   });
 
   it('answers meta with the same filters', async () => {
     const api = client(t.app, acc.admin.token);
-    expect((await api.get(`${acc.path}/conversations/meta`)).body).toEqual({ meta: { mine_count: 1, unassigned_count: 1, assigned_count: 2, all_count: 3 } });
+    expect((await api.get(`${acc.path}/conversations/meta`)).body).toEqual({
+      meta: { mine_count: 1, unassigned_count: 1, assigned_count: 2, all_count: 3 },
+    });
     expect((await api.get(`${acc.path}/conversations/meta?status=all&inbox_id=${inboxB}`)).body.meta).toEqual({
       mine_count: 1,
       unassigned_count: 1,
       assigned_count: 1,
       all_count: 2,
     });
-    expect((await client(t.app, member.token).get(`${acc.path}/conversations/meta?status=all`)).body.meta.all_count).toBe(3);
+    expect(
+      (await client(t.app, member.token).get(`${acc.path}/conversations/meta?status=all`)).body.meta.all_count,
+    ).toBe(3);
   });
 
   it('rejects bad list queries with 422', async () => {
     const api = client(t.app, acc.admin.token);
-    for (const query of ['?status=closed', '?assignee_type=everyone', '?page=0', '?inbox_id=abc', `?q=${'x'.repeat(300)}`]) {
+    for (const query of [
+      '?status=closed',
+      '?assignee_type=everyone',
+      '?page=0',
+      '?inbox_id=abc',
+      `?q=${'x'.repeat(300)}`,
+    ]) {
       const res = await api.get(`${acc.path}/conversations${query}`);
       expect(res.status, query).toBe(422);
       expect(res.body.code).toBe('validation_failed');
@@ -355,7 +457,8 @@ describe('GET conversations and meta', () => {
     const inbox = (await newInbox(t, big)).id;
     await newContact(t, big, { name: 'Many', inbox_id: inbox, source_id: 'many' });
     const created: number[] = [];
-    for (let i = 0; i < 26; i++) created.push((await newConversation(t, big, { inboxId: inbox, contactSourceId: 'many' })).id);
+    for (let i = 0; i < 26; i++)
+      created.push((await newConversation(t, big, { inboxId: inbox, contactSourceId: 'many' })).id);
     const api = client(t.app, big.admin.token);
     const page1 = (await api.get(`${big.path}/conversations`)).body.data;
     const page2 = (await api.get(`${big.path}/conversations?page=2`)).body.data;

@@ -26,7 +26,12 @@ export class InboxMembersService {
     return this.deps.db.transaction().execute(async (trx) => {
       const inbox = await this.inboxes.get(ctx, inboxId, trx);
       const agents = await this.agents.requireMembers(trx, ctx.accountId, userIds);
-      await repo.addInboxMembers(trx, ctx.accountId, inbox.id, agents.map((a) => a.id));
+      await repo.addInboxMembers(
+        trx,
+        ctx.accountId,
+        inbox.id,
+        agents.map((a) => a.id),
+      );
       return this.membersOf(trx, ctx.accountId, inbox.id);
     });
   }
@@ -38,7 +43,12 @@ export class InboxMembersService {
       const agents = await this.agents.requireMembers(trx, ctx.accountId, userIds);
       const wanted = new Set(agents.map((a) => a.id));
       const current = await repo.inboxMemberIds(trx, ctx.accountId, inbox.id);
-      await repo.removeInboxMembers(trx, ctx.accountId, inbox.id, current.filter((id) => !wanted.has(id)));
+      await repo.removeInboxMembers(
+        trx,
+        ctx.accountId,
+        inbox.id,
+        current.filter((id) => !wanted.has(id)),
+      );
       await repo.addInboxMembers(trx, ctx.accountId, inbox.id, [...wanted]);
       return agents;
     });

@@ -12,7 +12,14 @@ afterAll(async () => {
 });
 
 const memberIds = async (inboxId: number) =>
-  (await t.db.selectFrom('inbox_members').select('user_id').where('inbox_id', '=', inboxId).orderBy('user_id').execute()).map((r) => r.user_id);
+  (
+    await t.db
+      .selectFrom('inbox_members')
+      .select('user_id')
+      .where('inbox_id', '=', inboxId)
+      .orderBy('user_id')
+      .execute()
+  ).map((r) => r.user_id);
 const ids = (body: { payload: { id: number }[] }) => body.payload.map((a) => a.id);
 
 describe('inbox members', () => {
@@ -28,8 +35,18 @@ describe('inbox members', () => {
     expect(added.body).toEqual({
       payload: [
         {
-          id: a.id, account_id: account.id, availability_status: 'offline', auto_offline: true, confirmed: true, email: a.email,
-          provider: 'email', available_name: 'Ana', name: 'Ana', role: 'agent', thumbnail: '', custom_role_id: null,
+          id: a.id,
+          account_id: account.id,
+          availability_status: 'offline',
+          auto_offline: true,
+          confirmed: true,
+          email: a.email,
+          provider: 'email',
+          available_name: 'Ana',
+          name: 'Ana',
+          role: 'agent',
+          thumbnail: '',
+          custom_role_id: null,
         },
       ],
     });
@@ -39,13 +56,22 @@ describe('inbox members', () => {
 
     const listed = await api.get(`${account.path}/inbox_members/${inbox.id}`);
     expect(listed.status).toBe(200);
-    expect(listed.body.payload.map((x: { name: string; role: string; availability_status: string }) => [x.name, x.role, x.availability_status])).toEqual([
+    expect(
+      listed.body.payload.map((x: { name: string; role: string; availability_status: string }) => [
+        x.name,
+        x.role,
+        x.availability_status,
+      ]),
+    ).toEqual([
       ['Ana', 'agent', 'offline'],
       ['Bruno', 'agent', 'offline'],
     ]);
 
     // Chatwoot's document types inbox_id as a string on PATCH and DELETE.
-    const replaced = await api.patch(`${account.path}/inbox_members`, { inbox_id: String(inbox.id), user_ids: [b.id, account.admin.id] });
+    const replaced = await api.patch(`${account.path}/inbox_members`, {
+      inbox_id: String(inbox.id),
+      user_ids: [b.id, account.admin.id],
+    });
     expect(replaced.status).toBe(200);
     expect(ids(replaced.body)).toEqual([account.admin.id, b.id]);
     expect(await memberIds(inbox.id)).toEqual([account.admin.id, b.id].sort((x, y) => x - y));
@@ -54,7 +80,9 @@ describe('inbox members', () => {
     expect(removed.status).toBe(200);
     expect(removed.body).toEqual({});
     expect(await memberIds(inbox.id)).toEqual([account.admin.id]);
-    expect((await api.patch(`${account.path}/inbox_members`, { inbox_id: inbox.id, user_ids: [] })).body).toEqual({ payload: [] });
+    expect((await api.patch(`${account.path}/inbox_members`, { inbox_id: inbox.id, user_ids: [] })).body).toEqual({
+      payload: [],
+    });
     expect(await memberIds(inbox.id)).toEqual([]);
   });
 
@@ -68,11 +96,16 @@ describe('inbox members', () => {
     expect((await api.get(`${account.path}/inbox_members/${inbox.id}`)).status).toBe(404);
 
     await addInboxMembers(t, account, inbox.id, [agent.id]);
-    expect((await api.get(`${account.path}/inboxes`)).body.payload.map((i: { id: number }) => i.id)).toEqual([inbox.id]);
+    expect((await api.get(`${account.path}/inboxes`)).body.payload.map((i: { id: number }) => i.id)).toEqual([
+      inbox.id,
+    ]);
     expect((await api.get(`${account.path}/inboxes/${inbox.id}`)).status).toBe(200);
     expect(ids((await api.get(`${account.path}/inbox_members/${inbox.id}`)).body)).toEqual([agent.id]);
 
-    await client(t.app, account.admin.token).delete(`${account.path}/inbox_members`, { inbox_id: inbox.id, user_ids: [agent.id] });
+    await client(t.app, account.admin.token).delete(`${account.path}/inbox_members`, {
+      inbox_id: inbox.id,
+      user_ids: [agent.id],
+    });
     expect((await api.get(`${account.path}/inboxes`)).body.payload).toEqual([]);
   });
 
@@ -94,7 +127,9 @@ describe('inbox members', () => {
       expect(res.body.error).toContain(String(other.admin.id));
     }
     const named = await api.post(url, { inbox_id: inbox.id, user_ids: [account.admin.id, other.admin.id, 999999] });
-    expect(named.body.details).toEqual([{ field: 'user_ids', message: `are not agents of this account: ${other.admin.id}, 999999` }]);
+    expect(named.body.details).toEqual([
+      { field: 'user_ids', message: `are not agents of this account: ${other.admin.id}, 999999` },
+    ]);
     expect(await memberIds(inbox.id)).toEqual([agent.id]);
     for (const body of [
       {},

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { client } from '../../../../test/helpers/http.js';
 import { countRows } from '../../../../test/helpers/db.js';
-import { addInboxMembers, newAccount, newAgent, newInbox, type TestAccount, type TestUser } from '../../../../test/helpers/factories.js';
+import {
+  addInboxMembers,
+  newAccount,
+  newAgent,
+  newInbox,
+  type TestAccount,
+  type TestUser,
+} from '../../../../test/helpers/factories.js';
 
 /** The inboxes' identity-validation settings: the generated hmac_token (administrators only) and hmac_mandatory. */
 
@@ -16,7 +23,11 @@ const TOKEN = /^[A-Za-z0-9_-]{32}$/;
 
 const admin = () => client(t.app, account.admin.token);
 const stored = (id: number) =>
-  t.db.selectFrom('inboxes').select(['hmac_token', 'hmac_mandatory', 'channel', 'updated_at']).where('id', '=', id).executeTakeFirstOrThrow();
+  t.db
+    .selectFrom('inboxes')
+    .select(['hmac_token', 'hmac_mandatory', 'channel', 'updated_at'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 
 beforeAll(async () => {
   t = await buildChatTestApp();
@@ -30,7 +41,10 @@ afterAll(async () => {
 
 describe('hmac_token', () => {
   it('is generated for every new inbox, unique, and shown to administrators', async () => {
-    const widget = await admin().post(`${account.path}/inboxes`, { name: 'Site', channel: { type: 'web_widget', website_url: 'https://acme.test' } });
+    const widget = await admin().post(`${account.path}/inboxes`, {
+      name: 'Site',
+      channel: { type: 'web_widget', website_url: 'https://acme.test' },
+    });
     const api = await admin().post(`${account.path}/inboxes`, { name: 'API', channel: { type: 'api' } });
     for (const res of [widget, api]) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -43,11 +57,17 @@ describe('hmac_token', () => {
     const shown = await admin().get(`${account.path}/inboxes/${widget.body.id}`);
     expect(shown.body.hmac_token).toBe(widget.body.hmac_token);
     const listed = await admin().get(`${account.path}/inboxes`);
-    expect(listed.body.payload.find((i: { id: number }) => i.id === widget.body.id).hmac_token).toBe(widget.body.hmac_token);
+    expect(listed.body.payload.find((i: { id: number }) => i.id === widget.body.id).hmac_token).toBe(
+      widget.body.hmac_token,
+    );
   });
 
   it('is not shown to agents, who still see hmac_mandatory', async () => {
-    const inbox = await newInbox(t, account, { type: 'web_widget', website_url: 'https://acme.test', hmac_mandatory: true });
+    const inbox = await newInbox(t, account, {
+      type: 'web_widget',
+      website_url: 'https://acme.test',
+      hmac_mandatory: true,
+    });
     await addInboxMembers(t, account, inbox.id, [agent.id]);
     const shown = await client(t.app, agent.token).get(`${account.path}/inboxes/${inbox.id}`);
     expect(shown.status).toBe(200);
@@ -61,10 +81,15 @@ describe('hmac_token', () => {
   });
 
   it('cannot be chosen by the client (a channel hmac_token is ignored, not stored)', async () => {
-    const res = await admin().post(`${account.path}/inboxes`, { name: 'Chosen', channel: { type: 'api', hmac_token: 'my-own-key' } });
+    const res = await admin().post(`${account.path}/inboxes`, {
+      name: 'Chosen',
+      channel: { type: 'api', hmac_token: 'my-own-key' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.hmac_token).toMatch(TOKEN);
-    const patched = await admin().patch(`${account.path}/inboxes/${res.body.id}`, { channel: { hmac_token: 'my-own-key' } });
+    const patched = await admin().patch(`${account.path}/inboxes/${res.body.id}`, {
+      channel: { hmac_token: 'my-own-key' },
+    });
     expect(patched.status).toBe(200);
     const row = await stored(res.body.id);
     expect(row.hmac_token).toBe(res.body.hmac_token);
@@ -74,9 +99,16 @@ describe('hmac_token', () => {
 
 describe('hmac_mandatory', () => {
   it('is set at creation at the top level or inside channel (Chatwoot web-widget clients), kept out of the channel document', async () => {
-    const top = await admin().post(`${account.path}/inboxes`, { name: 'Top', hmac_mandatory: true, channel: { type: 'api' } });
+    const top = await admin().post(`${account.path}/inboxes`, {
+      name: 'Top',
+      hmac_mandatory: true,
+      channel: { type: 'api' },
+    });
     const inChannel = await admin().post(`${account.path}/inboxes`, {
-      inbox: { name: 'Nested', channel: { type: 'web_widget', website_url: 'https://acme.test', hmac_mandatory: true } },
+      inbox: {
+        name: 'Nested',
+        channel: { type: 'web_widget', website_url: 'https://acme.test', hmac_mandatory: true },
+      },
     });
     for (const res of [top, inChannel]) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -119,7 +151,11 @@ describe('hmac_mandatory', () => {
       const res = await admin().patch(path, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body).toMatchObject({ error: expect.any(String), code: expect.any(String) });
-      const created = await admin().post(`${account.path}/inboxes`, { name: 'Bad', ...body, channel: { type: 'api', ...(body.channel ?? {}) } });
+      const created = await admin().post(`${account.path}/inboxes`, {
+        name: 'Bad',
+        ...body,
+        channel: { type: 'api', ...(body.channel ?? {}) },
+      });
       expect(created.status, JSON.stringify(body)).toBe(422);
     }
     expect(await stored(inbox.id)).toEqual(before);

@@ -7,7 +7,12 @@ export async function insertInbox(q: Q, values: Insertable<InboxesTable>) {
 }
 
 export async function findInbox(q: Q, accountId: number, id: number) {
-  return q.selectFrom('inboxes').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return q
+    .selectFrom('inboxes')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The inbox of a public identifier (API and web-widget channels). */
@@ -46,7 +51,11 @@ export async function deleteInbox(q: Q, accountId: number, id: number) {
     .where('account_id', '=', accountId)
     .where('taggable_type', '=', 'Conversation')
     .where('taggable_id', 'in', (eb) =>
-      eb.selectFrom('conversations').select('conversations.id').where('conversations.account_id', '=', accountId).where('conversations.inbox_id', '=', id),
+      eb
+        .selectFrom('conversations')
+        .select('conversations.id')
+        .where('conversations.account_id', '=', accountId)
+        .where('conversations.inbox_id', '=', id),
     )
     .execute();
   await q.deleteFrom('inboxes').where('account_id', '=', accountId).where('id', '=', id).execute();
@@ -55,7 +64,12 @@ export async function deleteInbox(q: Q, accountId: number, id: number) {
 /** Ids of the inboxes a user is a member of in an account. */
 /** The inboxes of the account a bot is connected to. */
 export async function botInboxIds(q: Q, accountId: number, botId: number): Promise<number[]> {
-  const rows = await q.selectFrom('inboxes').select('id').where('account_id', '=', accountId).where('agent_bot_id', '=', botId).execute();
+  const rows = await q
+    .selectFrom('inboxes')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('agent_bot_id', '=', botId)
+    .execute();
   return rows.map((r) => r.id);
 }
 

@@ -32,7 +32,9 @@ const Channel = Type.Object(
     email: Type.Optional(Type.String({ format: 'email', maxLength: 255 })),
     phone_number: Type.Optional(Type.String({ pattern: '^\\+?[0-9]{5,20}$' })),
     webhook_url: Type.Optional(HttpUrl()),
-    hmac_mandatory: Type.Optional(Type.Boolean({ description: 'As at the top level (where Chatwoot web-widget clients send it)' })),
+    hmac_mandatory: Type.Optional(
+      Type.Boolean({ description: 'As at the top level (where Chatwoot web-widget clients send it)' }),
+    ),
   },
   { additionalProperties: true, maxProperties: 50 },
 );
@@ -53,37 +55,37 @@ const InboxFields = {
 export const InboxCreateBody = Type.Object({ ...InboxFields, channel: Channel });
 export type InboxCreateBody = Static<typeof InboxCreateBody>;
 
-export const InboxUpdateBody = Type.Partial(
-  Type.Object({ ...InboxFields, channel: Type.Omit(Channel, ['type']) }),
-);
+export const InboxUpdateBody = Type.Partial(Type.Object({ ...InboxFields, channel: Type.Omit(Channel, ['type']) }));
 export type InboxUpdateBody = Static<typeof InboxUpdateBody>;
 
-export const InboxSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    account_id: Type.Integer(),
-    channel_id: Type.Integer(),
-    name: Type.String(),
-    channel_type: Type.String(),
-    avatar_url: Type.String(),
-    phone_number: Nullable(Type.String()),
-    email: Nullable(Type.String()),
-    greeting_enabled: Type.Boolean(),
-    greeting_message: Nullable(Type.String()),
-    enable_auto_assignment: Type.Boolean(),
-    out_of_office_message: Nullable(Type.String()),
-    working_hours_enabled: Type.Boolean(),
-    timezone: Type.String(),
-    website_url: Nullable(Type.String()),
-    website_token: Nullable(Type.String()),
-    inbox_identifier: Nullable(Type.String()),
-    webhook_url: Nullable(Type.String()),
-    provider: Nullable(Type.String()),
-    channel: JsonObject,
-    hmac_mandatory: Type.Boolean({ description: 'Public identification needs a valid identifier_hash' }),
-    hmac_token: Type.Optional(
-      Nullable(Type.String({ description: 'Key of identifier_hash = hex HMAC-SHA256(hmac_token, identifier); administrators only' })),
+export const InboxSchema = Type.Object({
+  id: Type.Integer(),
+  account_id: Type.Integer(),
+  channel_id: Type.Integer(),
+  name: Type.String(),
+  channel_type: Type.String(),
+  avatar_url: Type.String(),
+  phone_number: Nullable(Type.String()),
+  email: Nullable(Type.String()),
+  greeting_enabled: Type.Boolean(),
+  greeting_message: Nullable(Type.String()),
+  enable_auto_assignment: Type.Boolean(),
+  out_of_office_message: Nullable(Type.String()),
+  working_hours_enabled: Type.Boolean(),
+  timezone: Type.String(),
+  website_url: Nullable(Type.String()),
+  website_token: Nullable(Type.String()),
+  inbox_identifier: Nullable(Type.String()),
+  webhook_url: Nullable(Type.String()),
+  provider: Nullable(Type.String()),
+  channel: JsonObject,
+  hmac_mandatory: Type.Boolean({ description: 'Public identification needs a valid identifier_hash' }),
+  hmac_token: Type.Optional(
+    Nullable(
+      Type.String({
+        description: 'Key of identifier_hash = hex HMAC-SHA256(hmac_token, identifier); administrators only',
+      }),
     ),
-    created_at: Type.String(),
-  },
-);
+  ),
+  created_at: Type.String(),
+});

@@ -5,7 +5,13 @@ import { isAdmin, type AccountContext, type ChatDeps, type Q } from '../../conte
 import type { Inbox } from '../../db/schema.js';
 import type { AttachmentFilesService } from '../attachments-files/attachments-files.service.js';
 import * as repo from './inboxes.repository.js';
-import { CHANNEL_REQUIRED_FIELD, CHANNEL_TYPES, type ChannelKind, type InboxCreateBody, type InboxUpdateBody } from './inboxes.schema.js';
+import {
+  CHANNEL_REQUIRED_FIELD,
+  CHANNEL_TYPES,
+  type ChannelKind,
+  type InboxCreateBody,
+  type InboxUpdateBody,
+} from './inboxes.schema.js';
 
 /** Channels a contact reaches through the public interface (Chatwoot: API and web widget). */
 const PUBLIC_CHANNEL_TYPES = new Set<string>([CHANNEL_TYPES.api, CHANNEL_TYPES.web_widget]);
@@ -50,7 +56,8 @@ export class InboxesService {
    */
   async visibleInboxIds(ctx: AccountContext, q: Q = this.deps.db): Promise<number[] | null> {
     if (ctx.role === 'contact') return ctx.actor.type === 'contact' ? [ctx.actor.inboxId] : [];
-    if (ctx.actor.type === 'bot' && ctx.actor.bot.account_id === null) return repo.botInboxIds(q, ctx.accountId, ctx.actor.bot.id);
+    if (ctx.actor.type === 'bot' && ctx.actor.bot.account_id === null)
+      return repo.botInboxIds(q, ctx.accountId, ctx.actor.bot.id);
     if (isAdmin(ctx) || ctx.userId === null) return null;
     return repo.memberInboxIds(q, ctx.accountId, ctx.userId);
   }
@@ -86,7 +93,8 @@ export class InboxesService {
     const required = CHANNEL_REQUIRED_FIELD[type];
     if (required) {
       const value = (channel as Record<string, unknown>)[required];
-      if (typeof value !== 'string' || value.trim() === '') throw invalidField(`channel.${required}`, `is required for ${type} channels`);
+      if (typeof value !== 'string' || value.trim() === '')
+        throw invalidField(`channel.${required}`, `is required for ${type} channels`);
     }
     checkUrl('channel.website_url', channel.website_url);
     checkUrl('channel.webhook_url', channel.webhook_url);

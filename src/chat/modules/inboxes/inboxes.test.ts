@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { call, client } from '../../../../test/helpers/http.js';
 import { countRows } from '../../../../test/helpers/db.js';
-import { newAccount, newAgent, newConversation, newInbox, type TestAccount } from '../../../../test/helpers/factories.js';
+import {
+  newAccount,
+  newAgent,
+  newConversation,
+  newInbox,
+  type TestAccount,
+} from '../../../../test/helpers/factories.js';
 
 let t: ChatTestApp;
 let account: TestAccount;
@@ -41,13 +47,28 @@ describe('inboxes', () => {
     });
     expect(widget.body.inbox_identifier).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(widget.body.hmac_token).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    const api2 = await api.post(`${account.path}/inboxes`, { inbox: { name: 'API', channel: { type: 'api', webhook_url: 'https://bridge.test/hook' } } });
-    expect(api2.body).toMatchObject({ channel_type: 'Channel::Api', webhook_url: 'https://bridge.test/hook', timezone: 'UTC' });
-    const mail = await api.post(`${account.path}/inboxes`, { name: 'Mail', channel: { type: 'email', email: 'Help@Acme.test' } });
-    expect(mail.body).toMatchObject({ channel_type: 'Channel::Email', email: 'help@acme.test', inbox_identifier: null });
+    const api2 = await api.post(`${account.path}/inboxes`, {
+      inbox: { name: 'API', channel: { type: 'api', webhook_url: 'https://bridge.test/hook' } },
+    });
+    expect(api2.body).toMatchObject({
+      channel_type: 'Channel::Api',
+      webhook_url: 'https://bridge.test/hook',
+      timezone: 'UTC',
+    });
+    const mail = await api.post(`${account.path}/inboxes`, {
+      name: 'Mail',
+      channel: { type: 'email', email: 'Help@Acme.test' },
+    });
+    expect(mail.body).toMatchObject({
+      channel_type: 'Channel::Email',
+      email: 'help@acme.test',
+      inbox_identifier: null,
+    });
 
     const list = await api.get(`${account.path}/inboxes`);
-    expect(list.body.payload.map((i: { id: number }) => i.id)).toEqual(expect.arrayContaining([widget.body.id, api2.body.id, mail.body.id]));
+    expect(list.body.payload.map((i: { id: number }) => i.id)).toEqual(
+      expect.arrayContaining([widget.body.id, api2.body.id, mail.body.id]),
+    );
     expect((await api.get(`${account.path}/inboxes/${widget.body.id}`)).body).toEqual(widget.body);
 
     const patched = await api.patch(`${account.path}/inboxes/${widget.body.id}`, {
@@ -57,7 +78,13 @@ describe('inboxes', () => {
       channel: { website_url: 'https://www.acme.test' },
     });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ name: 'Site', timezone: 'Europe/Lisbon', working_hours_enabled: true, website_url: 'https://www.acme.test', channel_type: 'Channel::WebWidget' });
+    expect(patched.body).toMatchObject({
+      name: 'Site',
+      timezone: 'Europe/Lisbon',
+      working_hours_enabled: true,
+      website_url: 'https://www.acme.test',
+      channel_type: 'Channel::WebWidget',
+    });
 
     expect((await api.delete(`${account.path}/inboxes/${mail.body.id}`)).status).toBe(200);
     expect((await api.get(`${account.path}/inboxes/${mail.body.id}`)).status).toBe(404);
@@ -67,7 +94,12 @@ describe('inboxes', () => {
     const inbox = await newInbox(t, account);
     const conversation = await newConversation(t, account, { inboxId: inbox.id });
     expect((await client(t.app, account.admin.token).delete(`${account.path}/inboxes/${inbox.id}`)).status).toBe(200);
-    const left = await t.db.selectFrom('conversations').select('id').where('account_id', '=', account.id).where('display_id', '=', conversation.id).execute();
+    const left = await t.db
+      .selectFrom('conversations')
+      .select('id')
+      .where('account_id', '=', account.id)
+      .where('display_id', '=', conversation.id)
+      .execute();
     expect(left).toEqual([]);
   });
 
@@ -90,9 +122,17 @@ describe('inboxes', () => {
     for (const [body, field] of creates) {
       const res = await api.post(`${account.path}/inboxes`, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
-      expect(res.body.details.map((d: { field: string }) => d.field), JSON.stringify(body)).toContain(field);
+      expect(
+        res.body.details.map((d: { field: string }) => d.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
-    for (const body of [{ timezone: 'Not/AZone' }, { channel: { website_url: 'javascript:alert(1)' } }, { name: '' }, { name: 5 }]) {
+    for (const body of [
+      { timezone: 'Not/AZone' },
+      { channel: { website_url: 'javascript:alert(1)' } },
+      { name: '' },
+      { name: 5 },
+    ]) {
       const res = await api.patch(`${account.path}/inboxes/${inbox.id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
@@ -105,7 +145,13 @@ describe('inboxes', () => {
     const inbox = await newInbox(t, account);
     const before = await inboxRow(inbox.id);
     const res = await api.patch(`${account.path}/inboxes/${inbox.id}`, {
-      id: 999, account_id: other.id, identifier: 'chosen', hmac_token: 'chosen', created_at: 1, channel: { hmac_token: 'chosen' }, bogus: 1,
+      id: 999,
+      account_id: other.id,
+      identifier: 'chosen',
+      hmac_token: 'chosen',
+      created_at: 1,
+      channel: { hmac_token: 'chosen' },
+      bogus: 1,
     });
     expect(res.status).toBe(200);
     const after = await inboxRow(inbox.id);

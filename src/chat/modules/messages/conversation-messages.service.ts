@@ -37,7 +37,11 @@ export class ConversationMessagesService {
    * A window of messages (see MessagesService.window) with the conversation for `meta`. A contact
    * (public interface) sees no private notes and no activities.
    */
-  async list(ctx: AccountContext, displayId: number, query: MessageListQuery): Promise<{ bundle: ConversationBundle; views: MessageView[] }> {
+  async list(
+    ctx: AccountContext,
+    displayId: number,
+    query: MessageListQuery,
+  ): Promise<{ bundle: ConversationBundle; views: MessageView[] }> {
     const db = this.deps.db;
     const conversation = await this.conversations.get(ctx, displayId);
     const [bundle, views] = await Promise.all([
@@ -71,22 +75,33 @@ export class ConversationMessagesService {
   }
 
   /** Soft delete; records `message_updated` with the changed content. Returns the message. */
-  async softDelete(ctx: AccountContext, displayId: number, messageId: number): Promise<{ view: MessageView; removedStorageKeys: string[] }> {
+  async softDelete(
+    ctx: AccountContext,
+    displayId: number,
+    messageId: number,
+  ): Promise<{ view: MessageView; removedStorageKeys: string[] }> {
     assertStaff(ctx);
     const result = await this.deps.db.transaction().execute(async (trx) => {
       const conversation = await this.conversations.get(ctx, displayId, trx);
       const deleted = await this.messages.softDelete(trx, conversation, messageId);
       if (deleted.changed) {
         const after = deleted.view.message;
-        await this.emitMessageEvent(trx, 'message_updated', deleted.view, conversation, [
-          { content: { previous_value: deleted.before.content, current_value: after.content } },
-          {
-            content_attributes: {
-              previous_value: parseJsonObject(deleted.before.content_attributes),
-              current_value: parseJsonObject(after.content_attributes),
+        await this.emitMessageEvent(
+          trx,
+          'message_updated',
+          deleted.view,
+          conversation,
+          [
+            { content: { previous_value: deleted.before.content, current_value: after.content } },
+            {
+              content_attributes: {
+                previous_value: parseJsonObject(deleted.before.content_attributes),
+                current_value: parseJsonObject(after.content_attributes),
+              },
             },
-          },
-        ], ctx);
+          ],
+          ctx,
+        );
       }
       return deleted;
     });
@@ -105,7 +120,12 @@ export class ConversationMessagesService {
    * options or form message) and records `message_updated` when that changes the message; in any
    * case the contact has now read the conversation (contact_last_seen_at). One transaction.
    */
-  async updateByContact(ctx: AccountContext, displayId: number, messageId: number, submitted: unknown): Promise<MessageView> {
+  async updateByContact(
+    ctx: AccountContext,
+    displayId: number,
+    messageId: number,
+    submitted: unknown,
+  ): Promise<MessageView> {
     return this.deps.db.transaction().execute(async (trx) => {
       const conversation = await this.conversations.get(ctx, displayId, trx);
       const result = await this.messages.submitValues(trx, conversation, messageId, submitted);
@@ -157,7 +177,13 @@ export class ConversationMessagesService {
         messageType: view.message.message_type,
         private: view.message.private === 1,
         senderType: sender?.type ?? null,
-        senderId: sender ? (sender.type === 'contact' ? sender.contact.id : sender.type === 'user' ? sender.user.id : sender.bot.id) : null,
+        senderId: sender
+          ? sender.type === 'contact'
+            ? sender.contact.id
+            : sender.type === 'user'
+              ? sender.user.id
+              : sender.bot.id
+          : null,
       },
       snapshot: payload,
       origin: ctx ? eventOrigin(ctx) : null,

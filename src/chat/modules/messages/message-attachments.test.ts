@@ -3,7 +3,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { client } from '../../../../test/helpers/http.js';
-import { newAccount, newAgent, newConversation, newInbox, type TestAccount } from '../../../../test/helpers/factories.js';
+import {
+  newAccount,
+  newAgent,
+  newConversation,
+  newInbox,
+  type TestAccount,
+} from '../../../../test/helpers/factories.js';
 
 let t: ChatTestApp;
 let account: TestAccount;
@@ -25,7 +31,12 @@ async function encode(form: FormData) {
 
 async function postForm(url: string, form: FormData, token = account.admin.token) {
   const { payload, contentType } = await encode(form);
-  const res = await t.app.inject({ method: 'POST', url, payload, headers: { 'content-type': contentType, api_access_token: token } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url,
+    payload,
+    headers: { 'content-type': contentType, api_access_token: token },
+  });
   return { status: res.statusCode, body: res.json() };
 }
 
@@ -33,7 +44,9 @@ async function postForm(url: string, form: FormData, token = account.admin.token
 function storedFiles(): string[] {
   const root = path.join(t.config.dataDir, 'uploads');
   if (!fs.existsSync(root)) return [];
-  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((p) => fs.statSync(path.join(root, p)).isFile());
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((p) =>
+    fs.statSync(path.join(root, p)).isFile(),
+  );
 }
 
 const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -75,10 +88,19 @@ describe('messages with attachments (multipart)', () => {
     form.append('attachments[]', new Blob(['%PDF-1.4 test'], { type: 'application/pdf' }), 'invoice.pdf');
     const res = await postForm(`${account.path}/conversations/${conversation.id}/messages`, form);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ content: 'Here are the files', message_type: 1, conversation_id: conversation.id });
+    expect(res.body).toMatchObject({
+      content: 'Here are the files',
+      message_type: 1,
+      conversation_id: conversation.id,
+    });
     expect(res.body.attachments).toHaveLength(3);
     const byType = Object.fromEntries(res.body.attachments.map((a: { extension: string }) => [a.extension, a]));
-    expect(byType.png).toMatchObject({ file_type: 'image', file_size: png.length, account_id: account.id, message_id: res.body.id });
+    expect(byType.png).toMatchObject({
+      file_type: 'image',
+      file_size: png.length,
+      account_id: account.id,
+      message_id: res.body.id,
+    });
     expect(byType.csv.file_type).toBe('file');
     expect(byType.pdf.file_type).toBe('file');
 
@@ -90,9 +112,13 @@ describe('messages with attachments (multipart)', () => {
     expect(Buffer.compare(download.rawPayload, png)).toBe(0);
 
     // The message list carries the attachments too.
-    const list = await client(t.app, account.admin.token).get(`${account.path}/conversations/${conversation.id}/messages`);
+    const list = await client(t.app, account.admin.token).get(
+      `${account.path}/conversations/${conversation.id}/messages`,
+    );
     const listed = list.body.payload.find((m: { id: number }) => m.id === res.body.id);
-    expect(listed.attachments.map((a: { id: number }) => a.id).sort()).toEqual(res.body.attachments.map((a: { id: number }) => a.id).sort());
+    expect(listed.attachments.map((a: { id: number }) => a.id).sort()).toEqual(
+      res.body.attachments.map((a: { id: number }) => a.id).sort(),
+    );
   });
 
   it('accepts files without text content', async () => {
@@ -138,8 +164,12 @@ describe('messages with attachments (multipart)', () => {
     form.append('file[]', new Blob([png], { type: 'image/png' }), 'photo.png');
     // Conversation ids are per-account numbers: an unknown number, and another account's path.
     expect((await postForm(`${account.path}/conversations/999999/messages`, form)).status).toBe(404);
-    expect((await postForm(`${other.path}/conversations/${foreign.id}/messages`, form, account.admin.token)).status).toBe(404);
-    expect((await postForm(`${account.path}/conversations/${foreign.id}/messages`, form, 'bad-token')).status).toBe(401);
+    expect(
+      (await postForm(`${other.path}/conversations/${foreign.id}/messages`, form, account.admin.token)).status,
+    ).toBe(404);
+    expect((await postForm(`${account.path}/conversations/${foreign.id}/messages`, form, 'bad-token')).status).toBe(
+      401,
+    );
     expect(storedFiles().length).toBe(filesBefore);
   });
 
@@ -150,7 +180,9 @@ describe('messages with attachments (multipart)', () => {
     const form = new FormData();
     form.append('content', 'x');
     form.append('file[]', new Blob([png], { type: 'image/png' }), 'photo.png');
-    expect((await postForm(`${account.path}/conversations/${conversation.id}/messages`, form, agent.token)).status).toBe(404);
+    expect(
+      (await postForm(`${account.path}/conversations/${conversation.id}/messages`, form, agent.token)).status,
+    ).toBe(404);
   });
 
   it('soft delete removes the attachment rows and their files', async () => {
@@ -162,9 +194,15 @@ describe('messages with attachments (multipart)', () => {
     const dataUrl = new URL(created.body.attachments[0].data_url);
     expect((await t.app.inject({ method: 'GET', url: dataUrl.pathname })).statusCode).toBe(200);
 
-    const deleted = await client(t.app, account.admin.token).delete(`${account.path}/conversations/${conversation.id}/messages/${created.body.id}`);
+    const deleted = await client(t.app, account.admin.token).delete(
+      `${account.path}/conversations/${conversation.id}/messages/${created.body.id}`,
+    );
     expect(deleted.status).toBe(200);
-    expect(deleted.body).toMatchObject({ content: 'This message was deleted', content_attributes: { deleted: true }, attachments: [] });
+    expect(deleted.body).toMatchObject({
+      content: 'This message was deleted',
+      content_attributes: { deleted: true },
+      attachments: [],
+    });
     const rows = await t.db.selectFrom('attachments').select('id').where('message_id', '=', created.body.id).execute();
     expect(rows).toEqual([]);
     // File removal runs after commit; give it a moment, then the URL is gone.

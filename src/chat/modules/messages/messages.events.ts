@@ -23,7 +23,10 @@ export function messageEventPayload(
   event: MessageEventName,
   view: MessageView,
   context: MessageEventContext,
-  extra: { changed_attributes?: Record<string, { previous_value: unknown; current_value: unknown }>[]; attachments?: MessageAttachment[] } = {},
+  extra: {
+    changed_attributes?: Record<string, { previous_value: unknown; current_value: unknown }>[];
+    attachments?: MessageAttachment[];
+  } = {},
 ) {
   const m = view.message;
   return {

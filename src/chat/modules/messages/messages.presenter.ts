@@ -7,9 +7,7 @@ export type UserSenderRow = Awaited<ReturnType<typeof userSenders>>[number];
 
 /** Who sent a message: the conversation's contact, an agent (user) or an agent bot. */
 export type MessageSender =
-  | { type: 'contact'; contact: Contact }
-  | { type: 'user'; user: UserSenderRow }
-  | { type: 'agent_bot'; bot: AgentBot };
+  { type: 'contact'; contact: Contact } | { type: 'user'; user: UserSenderRow } | { type: 'agent_bot'; bot: AgentBot };
 
 /** An attachment as the attachments presenter renders it (Chatwoot's shape). */
 export type MessageAttachment = AttachmentView;

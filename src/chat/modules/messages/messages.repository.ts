@@ -54,7 +54,12 @@ export async function messageWindow(
 
 export async function messagesByIds(q: Q, accountId: number, ids: number[]): Promise<Message[]> {
   if (ids.length === 0) return [];
-  return q.selectFrom('messages').selectAll().where(sameValueNoIndex('account_id', accountId)).where('id', 'in', ids).execute();
+  return q
+    .selectFrom('messages')
+    .selectAll()
+    .where(sameValueNoIndex('account_id', accountId))
+    .where('id', 'in', ids)
+    .execute();
 }
 
 /**
@@ -69,7 +74,9 @@ export async function conversationMessageStats(q: Q, accountId: number, conversa
     .select((eb) => [
       'messages.conversation_id as conversation_id',
       eb.fn.max('messages.id').as('last_id'),
-      eb.fn.max(eb.case().when('messages.message_type', '!=', 2).then(eb.ref('messages.id')).end()).as('last_non_activity_id'),
+      eb.fn
+        .max(eb.case().when('messages.message_type', '!=', 2).then(eb.ref('messages.id')).end())
+        .as('last_non_activity_id'),
       eb.fn
         .sum<number | string | null>(
           eb
@@ -111,7 +118,12 @@ export async function lastContactVisibleIds(q: Q, accountId: number, conversatio
 
 export async function contactSenders(q: Q, accountId: number, ids: number[]) {
   if (ids.length === 0) return [];
-  return q.selectFrom('contacts').selectAll().where(sameValueNoIndex('account_id', accountId)).where('id', 'in', ids).execute();
+  return q
+    .selectFrom('contacts')
+    .selectAll()
+    .where(sameValueNoIndex('account_id', accountId))
+    .where('id', 'in', ids)
+    .execute();
 }
 
 /** Users are global; a user who left the account still shows on the messages they sent. */

@@ -30,37 +30,62 @@ const MessagePageSchema = Type.Object({
 export const messagesRoutes: ChatRoutes = async (app, { services }) => {
   const svc = services.conversationMessages;
 
-  app.get(`${A}/conversations/:id/messages`, {
-    schema: {
-      tags, security, summary: 'Messages of a conversation: the latest 20 (oldest first), 20 before `before`, or up to 100 after `after`',
-      params: ConversationParams, querystring: MessageListQuery, response: { 200: MessagePageSchema, ...errors },
+  app.get(
+    `${A}/conversations/:id/messages`,
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Messages of a conversation: the latest 20 (oldest first), 20 before `before`, or up to 100 after `after`',
+        params: ConversationParams,
+        querystring: MessageListQuery,
+        response: { 200: MessagePageSchema, ...errors },
+      },
     },
-  }, async (req) => {
-    const { bundle, views } = await svc.list(ctxOf(req), req.params.id, req.query);
-    return presentMessagePage(bundle, views);
-  });
+    async (req) => {
+      const { bundle, views } = await svc.list(ctxOf(req), req.params.id, req.query);
+      return presentMessagePage(bundle, views);
+    },
+  );
 
-  app.post(`${A}/conversations/:id/messages`, {
-    config: { allowBot: true, bodyKey: 'message', multipart: true },
-    schema: {
-      tags, security,
-      summary: 'Create a message (outgoing by default; private notes with private: true); JSON, or multipart/form-data with files',
-      params: ConversationParams, body: jsonOrMultipartBody(MessageCreateBody),
-      response: { 200: MessageSchema, ...errors, 413: ChatErrorBody },
+  app.post(
+    `${A}/conversations/:id/messages`,
+    {
+      config: { allowBot: true, bodyKey: 'message', multipart: true },
+      schema: {
+        tags,
+        security,
+        summary:
+          'Create a message (outgoing by default; private notes with private: true); JSON, or multipart/form-data with files',
+        params: ConversationParams,
+        body: jsonOrMultipartBody(MessageCreateBody),
+        response: { 200: MessageSchema, ...errors, 413: ChatErrorBody },
+      },
     },
-  }, async (req) => {
-    const ctx = ctxOf(req);
-    // Resolve the conversation (and the caller's access to it) before accepting any upload.
-    await services.conversations.get(ctx, req.params.id);
-    const store = services.fileStore;
-    const { body, files } = await readJsonOrMultipart(req, store, MessageCreateBody);
-    return discardOnFailure(store, files, async () => presentMessage(await svc.create(ctx, req.params.id, { ...body, files })));
-  });
+    async (req) => {
+      const ctx = ctxOf(req);
+      // Resolve the conversation (and the caller's access to it) before accepting any upload.
+      await services.conversations.get(ctx, req.params.id);
+      const store = services.fileStore;
+      const { body, files } = await readJsonOrMultipart(req, store, MessageCreateBody);
+      return discardOnFailure(store, files, async () =>
+        presentMessage(await svc.create(ctx, req.params.id, { ...body, files })),
+      );
+    },
+  );
 
-  app.delete(`${A}/conversations/:id/messages/:message_id`, {
-    schema: {
-      tags, security, summary: 'Delete a message (soft: the content is replaced, attachments removed)',
-      params: MessageParams, response: { 200: MessageSchema, ...errors },
+  app.delete(
+    `${A}/conversations/:id/messages/:message_id`,
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a message (soft: the content is replaced, attachments removed)',
+        params: MessageParams,
+        response: { 200: MessageSchema, ...errors },
+      },
     },
-  }, async (req) => presentMessage((await svc.softDelete(ctxOf(req), req.params.id, req.params.message_id)).view));
+    async (req) => presentMessage((await svc.softDelete(ctxOf(req), req.params.id, req.params.message_id)).view),
+  );
 };

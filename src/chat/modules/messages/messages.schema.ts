@@ -5,9 +5,17 @@ import { IdParam, JsonObject, Nullable } from '../../../core/http/schemas.js';
 import type { MessageTypeCode } from '../../db/schema.js';
 
 /** `message_type` is a string in requests and an integer in responses (decisions.md §1). */
-export const MESSAGE_TYPE_CODES = { incoming: 0, outgoing: 1, activity: 2, template: 3 } as const satisfies Record<string, MessageTypeCode>;
+export const MESSAGE_TYPE_CODES = { incoming: 0, outgoing: 1, activity: 2, template: 3 } as const satisfies Record<
+  string,
+  MessageTypeCode
+>;
 export type MessageTypeName = keyof typeof MESSAGE_TYPE_CODES;
-export const MESSAGE_TYPE_NAMES: Record<MessageTypeCode, MessageTypeName> = { 0: 'incoming', 1: 'outgoing', 2: 'activity', 3: 'template' };
+export const MESSAGE_TYPE_NAMES: Record<MessageTypeCode, MessageTypeName> = {
+  0: 'incoming',
+  1: 'outgoing',
+  2: 'activity',
+  3: 'template',
+};
 
 /** Chatwoot's content types (Message#content_type). */
 export const CONTENT_TYPES = [
@@ -35,7 +43,9 @@ const Attributes = Type.Record(Type.String({ maxLength: 255 }), Type.Unknown(), 
 
 export const MessageCreateBody = Type.Object({
   content: Type.Optional(Nullable(Type.String({ maxLength: MAX_MESSAGE_CONTENT }))),
-  message_type: Type.Optional(Type.Union(Object.keys(MESSAGE_TYPE_CODES).map((k) => Type.Literal(k as MessageTypeName)))),
+  message_type: Type.Optional(
+    Type.Union(Object.keys(MESSAGE_TYPE_CODES).map((k) => Type.Literal(k as MessageTypeName))),
+  ),
   private: Type.Optional(Type.Boolean()),
   content_type: Type.Optional(ContentTypeSchema),
   content_attributes: Type.Optional(Attributes),
@@ -62,44 +72,40 @@ export const MessageListQuery = Type.Object({
 });
 export type MessageListQuery = Static<typeof MessageListQuery>;
 
-export const SenderSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    name: Type.String(),
-    type: Type.Union([Type.Literal('contact'), Type.Literal('user'), Type.Literal('agent_bot')]),
-    email: Type.Optional(Nullable(Type.String())),
-    phone_number: Type.Optional(Nullable(Type.String())),
-    identifier: Type.Optional(Nullable(Type.String())),
-    available_name: Type.Optional(Type.String()),
-    availability_status: Type.Optional(Type.String()),
-    thumbnail: Type.String(),
-    avatar_url: Type.Optional(Type.String()),
-    blocked: Type.Optional(Type.Boolean()),
-    additional_attributes: Type.Optional(JsonObject),
-    custom_attributes: Type.Optional(JsonObject),
-  },
-);
+export const SenderSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  type: Type.Union([Type.Literal('contact'), Type.Literal('user'), Type.Literal('agent_bot')]),
+  email: Type.Optional(Nullable(Type.String())),
+  phone_number: Type.Optional(Nullable(Type.String())),
+  identifier: Type.Optional(Nullable(Type.String())),
+  available_name: Type.Optional(Type.String()),
+  availability_status: Type.Optional(Type.String()),
+  thumbnail: Type.String(),
+  avatar_url: Type.Optional(Type.String()),
+  blocked: Type.Optional(Type.Boolean()),
+  additional_attributes: Type.Optional(JsonObject),
+  custom_attributes: Type.Optional(JsonObject),
+});
 
-export const MessageSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    content: Nullable(Type.String()),
-    account_id: Type.Integer(),
-    inbox_id: Type.Integer(),
-    conversation_id: Type.Integer({ description: 'The conversation display id' }),
-    message_type: Type.Integer({ minimum: 0, maximum: 3, description: '0 incoming, 1 outgoing, 2 activity, 3 template' }),
-    content_type: Type.String(),
-    content_attributes: JsonObject,
-    additional_attributes: JsonObject,
-    private: Type.Boolean(),
-    status: Type.String(),
-    source_id: Nullable(Type.String()),
-    echo_id: Nullable(Type.String()),
-    created_at: Type.Integer({ description: 'UNIX seconds' }),
-    updated_at: Type.Integer({ description: 'UNIX seconds' }),
-    sender_type: Nullable(Type.String()),
-    sender_id: Nullable(Type.Integer()),
-    sender: Nullable(SenderSchema),
-    attachments: Type.Array(AttachmentSchema),
-  },
-);
+export const MessageSchema = Type.Object({
+  id: Type.Integer(),
+  content: Nullable(Type.String()),
+  account_id: Type.Integer(),
+  inbox_id: Type.Integer(),
+  conversation_id: Type.Integer({ description: 'The conversation display id' }),
+  message_type: Type.Integer({ minimum: 0, maximum: 3, description: '0 incoming, 1 outgoing, 2 activity, 3 template' }),
+  content_type: Type.String(),
+  content_attributes: JsonObject,
+  additional_attributes: JsonObject,
+  private: Type.Boolean(),
+  status: Type.String(),
+  source_id: Nullable(Type.String()),
+  echo_id: Nullable(Type.String()),
+  created_at: Type.Integer({ description: 'UNIX seconds' }),
+  updated_at: Type.Integer({ description: 'UNIX seconds' }),
+  sender_type: Nullable(Type.String()),
+  sender_id: Nullable(Type.Integer()),
+  sender: Nullable(SenderSchema),
+  attachments: Type.Array(AttachmentSchema),
+});

@@ -15,7 +15,15 @@ import {
 
 export const DELETED_MESSAGE_CONTENT = 'This message was deleted';
 /** Content types a contact answers with `submitted_values` (options, forms, inputs, CSAT). */
-const SUBMITTABLE_CONTENT_TYPES = new Set(['input_text', 'input_textarea', 'input_email', 'input_select', 'cards', 'form', 'input_csat']);
+const SUBMITTABLE_CONTENT_TYPES = new Set([
+  'input_text',
+  'input_textarea',
+  'input_email',
+  'input_select',
+  'cards',
+  'form',
+  'input_csat',
+]);
 const LATEST_PAGE = 20;
 const AFTER_PAGE = 100;
 
@@ -54,26 +62,39 @@ export class MessagesService {
   }
 
   /** Views of messages (all of one account) with their senders and attachments: a few queries in all. */
-  async views(q: Q, accountId: number, messages: Message[], displayIdOf: (conversationId: number) => number): Promise<MessageView[]> {
+  async views(
+    q: Q,
+    accountId: number,
+    messages: Message[],
+    displayIdOf: (conversationId: number) => number,
+  ): Promise<MessageView[]> {
     if (messages.length === 0) return [];
     const idsOf = (type: SenderType) => [
-      ...new Set(messages.filter((m) => m.sender_type === type && m.sender_id !== null).map((m) => m.sender_id as number)),
+      ...new Set(
+        messages.filter((m) => m.sender_type === type && m.sender_id !== null).map((m) => m.sender_id as number),
+      ),
     ];
     const [contacts, users, bots, attachments] = await Promise.all([
       repo.contactSenders(q, accountId, idsOf('Contact')),
       repo.userSenders(q, accountId, idsOf('User')),
       repo.botSenders(q, accountId, idsOf('AgentBot')),
-      this.attachmentsFor(q, accountId, messages.map((m) => m.id)),
+      this.attachmentsFor(
+        q,
+        accountId,
+        messages.map((m) => m.id),
+      ),
     ]);
     const contactById = new Map(contacts.map((c) => [c.id, c]));
     const userById = new Map(users.map((u) => [u.id, u]));
     const botById = new Map(bots.map((b) => [b.id, b]));
     const attachmentsByMessage = new Map<number, MessageAttachment[]>();
-    for (const a of attachments) attachmentsByMessage.set(a.message_id, [...(attachmentsByMessage.get(a.message_id) ?? []), a]);
+    for (const a of attachments)
+      attachmentsByMessage.set(a.message_id, [...(attachmentsByMessage.get(a.message_id) ?? []), a]);
     const senderOf = (m: Message): MessageSender | null => {
       if (m.sender_id === null) return null;
       const id = m.sender_id;
-      if (m.sender_type === 'Contact') return contactById.has(id) ? { type: 'contact', contact: contactById.get(id)! } : null;
+      if (m.sender_type === 'Contact')
+        return contactById.has(id) ? { type: 'contact', contact: contactById.get(id)! } : null;
       if (m.sender_type === 'User') return userById.has(id) ? { type: 'user', user: userById.get(id)! } : null;
       if (m.sender_type === 'AgentBot') return botById.has(id) ? { type: 'agent_bot', bot: botById.get(id)! } : null;
       return null;
@@ -90,7 +111,12 @@ export class MessagesService {
    * The latest 20 messages, oldest first; the 20 before `before`; or up to 100 after `after`.
    * `contactVisible`: only what the contact sees (no private notes, no activities).
    */
-  async window(q: Q, conversation: Conversation, query: MessageListQuery, options: { contactVisible?: boolean } = {}): Promise<MessageView[]> {
+  async window(
+    q: Q,
+    conversation: Conversation,
+    query: MessageListQuery,
+    options: { contactVisible?: boolean } = {},
+  ): Promise<MessageView[]> {
     const rows = await repo.messageWindow(q, conversation.account_id, conversation.id, {
       before: query.before,
       after: query.after,
@@ -101,30 +127,56 @@ export class MessagesService {
   }
 
   /** The last message the contact sees (not private, not an activity) of each conversation of a page. */
-  async lastContactVisibleFor(q: Q, accountId: number, conversations: Conversation[]): Promise<Map<number, MessageView>> {
-    const last = await repo.lastContactVisibleIds(q, accountId, conversations.map((c) => c.id));
+  async lastContactVisibleFor(
+    q: Q,
+    accountId: number,
+    conversations: Conversation[],
+  ): Promise<Map<number, MessageView>> {
+    const last = await repo.lastContactVisibleIds(
+      q,
+      accountId,
+      conversations.map((c) => c.id),
+    );
     const displayIds = new Map(conversations.map((c) => [c.id, c.display_id]));
-    const rows = await repo.messagesByIds(q, accountId, last.map((r) => Number(r.last_id)));
+    const rows = await repo.messagesByIds(
+      q,
+      accountId,
+      last.map((r) => Number(r.last_id)),
+    );
     const views = await this.views(q, accountId, rows, (id) => displayIds.get(id) ?? 0);
     return new Map(views.map((v) => [v.message.conversation_id, v]));
   }
 
   /** Last message, last non-activity message and unread count of each conversation of a page. */
-  async statsFor(q: Q, accountId: number, conversations: Conversation[]): Promise<Map<number, ConversationMessageStats>> {
+  async statsFor(
+    q: Q,
+    accountId: number,
+    conversations: Conversation[],
+  ): Promise<Map<number, ConversationMessageStats>> {
     const out = new Map<number, ConversationMessageStats>();
-    const stats = await repo.conversationMessageStats(q, accountId, conversations.map((c) => c.id));
+    const stats = await repo.conversationMessageStats(
+      q,
+      accountId,
+      conversations.map((c) => c.id),
+    );
     const ids = new Set<number>();
     for (const s of stats) {
       if (s.last_id !== null) ids.add(Number(s.last_id));
       if (s.last_non_activity_id !== null) ids.add(Number(s.last_non_activity_id));
     }
     const displayIds = new Map(conversations.map((c) => [c.id, c.display_id]));
-    const views = await this.views(q, accountId, await repo.messagesByIds(q, accountId, [...ids]), (id) => displayIds.get(id) ?? 0);
+    const views = await this.views(
+      q,
+      accountId,
+      await repo.messagesByIds(q, accountId, [...ids]),
+      (id) => displayIds.get(id) ?? 0,
+    );
     const viewById = new Map(views.map((v) => [v.message.id, v]));
     for (const s of stats) {
       out.set(s.conversation_id, {
         last: s.last_id === null ? null : (viewById.get(Number(s.last_id)) ?? null),
-        lastNonActivity: s.last_non_activity_id === null ? null : (viewById.get(Number(s.last_non_activity_id)) ?? null),
+        lastNonActivity:
+          s.last_non_activity_id === null ? null : (viewById.get(Number(s.last_non_activity_id)) ?? null),
         unreadCount: Number(s.unread_count ?? 0),
       });
     }
@@ -150,7 +202,10 @@ export class MessagesService {
       throw invalidField('private', 'is only allowed on outgoing messages and activities');
     }
     if (JSON.stringify(attributes).length > MAX_CONTENT_ATTRIBUTES_CHARS) {
-      throw invalidField('content_attributes', `is too large (maximum is ${MAX_CONTENT_ATTRIBUTES_CHARS} characters as JSON)`);
+      throw invalidField(
+        'content_attributes',
+        `is too large (maximum is ${MAX_CONTENT_ATTRIBUTES_CHARS} characters as JSON)`,
+      );
     }
     // A contact (public interface) only ever writes incoming messages in its own conversation.
     if (ctx.actor.type === 'contact') {
@@ -195,22 +250,39 @@ export class MessagesService {
    * contact's answer to an options, form or input message) stored as `content_attributes.submitted_values`.
    * Without `submitted` nothing is written. `changed` is false when nothing was written.
    */
-  async submitValues(trx: Q, conversation: Conversation, messageId: number, submitted: unknown): Promise<Omit<SoftDeleteResult, 'removedStorageKeys'>> {
+  async submitValues(
+    trx: Q,
+    conversation: Conversation,
+    messageId: number,
+    submitted: unknown,
+  ): Promise<Omit<SoftDeleteResult, 'removedStorageKeys'>> {
     const accountId = conversation.account_id;
     const before = await repo.findMessage(trx, accountId, conversation.id, messageId);
     if (!before || before.private === 1 || before.message_type === 2) throw notFound('Message');
     let after = before;
     if (submitted !== undefined) {
-      if (!SUBMITTABLE_CONTENT_TYPES.has(before.content_type) || (before.message_type !== 1 && before.message_type !== 3)) {
-        throw invalidField('submitted_values', 'can only answer an agent or bot message that asks for input (input_select, form, ...)');
+      if (
+        !SUBMITTABLE_CONTENT_TYPES.has(before.content_type) ||
+        (before.message_type !== 1 && before.message_type !== 3)
+      ) {
+        throw invalidField(
+          'submitted_values',
+          'can only answer an agent or bot message that asks for input (input_select, form, ...)',
+        );
       }
       const attributes = { ...parseJsonObject(before.content_attributes), submitted_values: submitted };
       const json = JSON.stringify(attributes);
       if (json.length > MAX_CONTENT_ATTRIBUTES_CHARS) {
-        throw invalidField('submitted_values', `is too large (maximum is ${MAX_CONTENT_ATTRIBUTES_CHARS} characters as JSON)`);
+        throw invalidField(
+          'submitted_values',
+          `is too large (maximum is ${MAX_CONTENT_ATTRIBUTES_CHARS} characters as JSON)`,
+        );
       }
       if (json !== JSON.stringify(parseJsonObject(before.content_attributes))) {
-        after = await repo.updateMessage(trx, accountId, before.id, { content_attributes: json, updated_at: Date.now() });
+        after = await repo.updateMessage(trx, accountId, before.id, {
+          content_attributes: json,
+          updated_at: Date.now(),
+        });
       }
     }
     const [view] = await this.views(trx, accountId, [after], () => conversation.display_id);

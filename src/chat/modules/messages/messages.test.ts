@@ -27,7 +27,9 @@ const outbox = (accountId: number, name?: string) => outboxEvents(t.db, accountI
 const count = (table: 'messages' | 'outbox_events' | 'attachments') => countRows(t.db, table);
 
 const conversationOf = (id: number, token = account.admin.token) =>
-  client(t.app, token).get(`${account.path}/conversations/${id}`).then((r) => r.body);
+  client(t.app, token)
+    .get(`${account.path}/conversations/${id}`)
+    .then((r) => r.body);
 
 beforeAll(async () => {
   t = await buildChatTestApp();
@@ -101,15 +103,28 @@ describe('POST messages', () => {
 
   it('an incoming message comes from the contact, starts the wait and marks the contact active; a reply ends the wait', async () => {
     const c = await newConversation(t, account, { inboxId, contactSourceId: source });
-    const incoming = await newMessage(t, account, c.id, { message_type: 'incoming', content: 'Hi there', source_id: 'wamid.1' });
-    expect(incoming).toMatchObject({ message_type: 0, source_id: 'wamid.1', sender_type: 'Contact', sender: { id: contactId, type: 'contact', name: 'Maria' } });
+    const incoming = await newMessage(t, account, c.id, {
+      message_type: 'incoming',
+      content: 'Hi there',
+      source_id: 'wamid.1',
+    });
+    expect(incoming).toMatchObject({
+      message_type: 0,
+      source_id: 'wamid.1',
+      sender_type: 'Contact',
+      sender: { id: contactId, type: 'contact', name: 'Maria' },
+    });
     let conv = await conversationOf(c.id);
     expect(conv.waiting_since).toBe(incoming.created_at);
     expect(conv.first_reply_created_at).toBeNull();
     expect(conv.unread_count).toBe(1);
     expect(conv.contact.last_activity_at).toBe(incoming.created_at);
     const created = (await outbox(account.id, 'message_created')).at(-1)!.payload;
-    expect(created).toMatchObject({ message_type: 'incoming', sender: { id: contactId, type: 'contact' }, source_id: 'wamid.1' });
+    expect(created).toMatchObject({
+      message_type: 'incoming',
+      sender: { id: contactId, type: 'contact' },
+      source_id: 'wamid.1',
+    });
 
     await newMessage(t, account, c.id, { content: 'internal', private: true });
     conv = await conversationOf(c.id);
@@ -131,7 +146,9 @@ describe('POST messages', () => {
     await newMessage(t, account, c.id, { message_type: 'incoming' });
     const events = (await outbox(account.id)).slice(before);
     expect(events.map((e) => e.name)).toEqual(['conversation_status_changed', 'message_created']);
-    expect(events[0].payload.changed_attributes).toEqual([{ status: { previous_value: 'resolved', current_value: 'open' } }]);
+    expect(events[0].payload.changed_attributes).toEqual([
+      { status: { previous_value: 'resolved', current_value: 'open' } },
+    ]);
     expect(events[1].payload.conversation.status).toBe('open');
     expect((await conversationOf(c.id)).status).toBe('open');
 
@@ -147,9 +164,27 @@ describe('POST messages', () => {
     const c = await newConversation(t, account, { inboxId, contactSourceId: source });
     const activity = await newMessage(t, account, c.id, { message_type: 'activity', content: 'Assigned to Alice' });
     expect(activity).toMatchObject({ message_type: 2, sender: null, sender_type: null, sender_id: null });
-    const botRes = await client(t.app, account.admin.token).post(`${account.path}/agent_bots`, { name: 'Helper', outgoing_url: 'https://bot.example.test/x' });
-    const fromBot = await newMessage(t, account, c.id, { content: 'I am a bot', content_type: 'input_select', content_attributes: { items: [{ title: 'A', value: 'a' }] } }, botRes.body.access_token);
-    expect(fromBot).toMatchObject({ message_type: 1, content_type: 'input_select', sender_type: 'AgentBot', sender: { id: botRes.body.id, type: 'agent_bot', name: 'Helper' } });
+    const botRes = await client(t.app, account.admin.token).post(`${account.path}/agent_bots`, {
+      name: 'Helper',
+      outgoing_url: 'https://bot.example.test/x',
+    });
+    const fromBot = await newMessage(
+      t,
+      account,
+      c.id,
+      {
+        content: 'I am a bot',
+        content_type: 'input_select',
+        content_attributes: { items: [{ title: 'A', value: 'a' }] },
+      },
+      botRes.body.access_token,
+    );
+    expect(fromBot).toMatchObject({
+      message_type: 1,
+      content_type: 'input_select',
+      sender_type: 'AgentBot',
+      sender: { id: botRes.body.id, type: 'agent_bot', name: 'Helper' },
+    });
     const bot = client(t.app, botRes.body.access_token);
     expect((await bot.get(`${account.path}/conversations/${c.id}/messages`)).status).toBe(403);
     expect((await bot.delete(`${account.path}/conversations/${c.id}/messages/${fromBot.id}`)).status).toBe(403);
@@ -185,7 +220,9 @@ describe('POST messages', () => {
     const c = await newConversation(t, account, { inboxId, contactSourceId: source });
     const long = await newMessage(t, account, c.id, { content: 'y'.repeat(150_000) });
     expect(long.content).toHaveLength(150_000);
-    const res = await client(t.app, account.admin.token).post(`${account.path}/conversations/${c.id}/messages`, { message: { content: 'wrapped' } });
+    const res = await client(t.app, account.admin.token).post(`${account.path}/conversations/${c.id}/messages`, {
+      message: { content: 'wrapped' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.content).toBe('wrapped');
   });
@@ -193,11 +230,30 @@ describe('POST messages', () => {
   it('answers 404 for conversations of other accounts or other inboxes, 401 without a token', async () => {
     const c = await newConversation(t, account, { inboxId, contactSourceId: source });
     const hidden = await newConversation(t, account);
-    expect((await client(t.app, other.admin.token).post(`${other.path}/conversations/${c.id}/messages`, { content: 'x' })).status).toBe(404);
-    expect((await client(t.app, account.admin.token).post(`${other.path}/conversations/${c.id}/messages`, { content: 'x' })).status).toBe(404);
-    expect((await client(t.app, agent.token).post(`${account.path}/conversations/${hidden.id}/messages`, { content: 'x' })).status).toBe(404);
-    expect((await client(t.app, agent.token).get(`${account.path}/conversations/${hidden.id}/messages`)).status).toBe(404);
-    expect((await call(t.app, { method: 'POST', url: `${account.path}/conversations/${c.id}/messages`, body: { content: 'x' } })).status).toBe(401);
+    expect(
+      (await client(t.app, other.admin.token).post(`${other.path}/conversations/${c.id}/messages`, { content: 'x' }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await client(t.app, account.admin.token).post(`${other.path}/conversations/${c.id}/messages`, { content: 'x' }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await client(t.app, agent.token).post(`${account.path}/conversations/${hidden.id}/messages`, { content: 'x' }))
+        .status,
+    ).toBe(404);
+    expect((await client(t.app, agent.token).get(`${account.path}/conversations/${hidden.id}/messages`)).status).toBe(
+      404,
+    );
+    expect(
+      (
+        await call(t.app, {
+          method: 'POST',
+          url: `${account.path}/conversations/${c.id}/messages`,
+          body: { content: 'x' },
+        })
+      ).status,
+    ).toBe(401);
     expect((await call(t.app, { url: `${account.path}/conversations/${c.id}/messages` })).status).toBe(401);
   });
 });
@@ -231,17 +287,37 @@ describe('GET messages', () => {
 describe('DELETE messages', () => {
   it('soft-deletes: replaces the content, marks it deleted, removes attachment rows, records message_updated once', async () => {
     const c = await newConversation(t, account, { inboxId, contactSourceId: source });
-    const m = await newMessage(t, account, c.id, { content: 'secret', content_type: 'cards', content_attributes: { items: [1] } });
+    const m = await newMessage(t, account, c.id, {
+      content: 'secret',
+      content_type: 'cards',
+      content_attributes: { items: [1] },
+    });
     // Attachment rows are written by the multipart upload path; a row is enough to see it removed.
     await t.db
       .insertInto('attachments')
-      .values({ account_id: account.id, message_id: m.id, file_type: 'image', file_name: 'a.png', content_type: 'image/png', extension: 'png', file_size: 3, storage_key: `key-${m.id}`, created_at: Date.now() })
+      .values({
+        account_id: account.id,
+        message_id: m.id,
+        file_type: 'image',
+        file_name: 'a.png',
+        content_type: 'image/png',
+        extension: 'png',
+        file_size: 3,
+        storage_key: `key-${m.id}`,
+        created_at: Date.now(),
+      })
       .execute();
     const before = (await outbox(account.id, 'message_updated')).length;
     const api = client(t.app, account.admin.token);
     const res = await api.delete(`${account.path}/conversations/${c.id}/messages/${m.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: m.id, content: 'This message was deleted', content_type: 'text', content_attributes: { deleted: true }, attachments: [] });
+    expect(res.body).toMatchObject({
+      id: m.id,
+      content: 'This message was deleted',
+      content_type: 'text',
+      content_attributes: { deleted: true },
+      attachments: [],
+    });
     expect(await t.db.selectFrom('attachments').select('id').where('message_id', '=', m.id).execute()).toEqual([]);
     const updates = (await outbox(account.id, 'message_updated')).slice(before);
     expect(updates).toHaveLength(1);
@@ -252,7 +328,9 @@ describe('DELETE messages', () => {
       content_attributes: { deleted: true },
       conversation: { id: c.id },
     });
-    expect(updates[0].payload.changed_attributes[0]).toEqual({ content: { previous_value: 'secret', current_value: 'This message was deleted' } });
+    expect(updates[0].payload.changed_attributes[0]).toEqual({
+      content: { previous_value: 'secret', current_value: 'This message was deleted' },
+    });
 
     expect((await api.delete(`${account.path}/conversations/${c.id}/messages/${m.id}`)).status).toBe(200);
     expect((await outbox(account.id, 'message_updated')).length).toBe(before + 1);
@@ -267,8 +345,12 @@ describe('DELETE messages', () => {
     const api = client(t.app, account.admin.token);
     expect((await api.delete(`${account.path}/conversations/${b.id}/messages/${m.id}`)).status).toBe(404);
     expect((await api.delete(`${account.path}/conversations/${a.id}/messages/99999999`)).status).toBe(404);
-    expect((await client(t.app, other.admin.token).delete(`${other.path}/conversations/${a.id}/messages/${m.id}`)).status).toBe(404);
-    expect((await call(t.app, { method: 'DELETE', url: `${account.path}/conversations/${a.id}/messages/${m.id}` })).status).toBe(401);
+    expect(
+      (await client(t.app, other.admin.token).delete(`${other.path}/conversations/${a.id}/messages/${m.id}`)).status,
+    ).toBe(404);
+    expect(
+      (await call(t.app, { method: 'DELETE', url: `${account.path}/conversations/${a.id}/messages/${m.id}` })).status,
+    ).toBe(401);
     const listed = await api.get(`${account.path}/conversations/${a.id}/messages`);
     expect(listed.body.payload[0].content).toBe(m.content);
   });

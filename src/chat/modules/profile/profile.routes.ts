@@ -5,27 +5,36 @@ import { presentProfile } from './profile.presenter.js';
 import { Profile, SignInBody } from './profile.schema.js';
 
 export const profileRoutes: ChatRoutes = async (app, { services }) => {
-  app.get('/api/v1/profile', {
-    config: { auth: 'user' },
-    schema: {
-      tags: ['profile'],
-      security: [{ userApiKey: [] }],
-      summary: 'The calling user, with access token, pubsub token and accounts',
-      response: { 200: Profile, 401: ChatErrorBody },
+  app.get(
+    '/api/v1/profile',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['profile'],
+        security: [{ userApiKey: [] }],
+        summary: 'The calling user, with access token, pubsub token and accounts',
+        response: { 200: Profile, 401: ChatErrorBody },
+      },
     },
-  }, async (req) => {
-    const actor = req.actor;
-    if (actor?.type !== 'user') throw new Error('auth hook let a non-user through');
-    return presentProfile(await services.profile.profile(actor.user));
-  });
+    async (req) => {
+      const actor = req.actor;
+      if (actor?.type !== 'user') throw new Error('auth hook let a non-user through');
+      return presentProfile(await services.profile.profile(actor.user));
+    },
+  );
 
-  app.post('/auth/sign_in', {
-    config: { auth: 'none' },
-    schema: {
-      tags: ['profile'],
-      summary: 'Sign in with e-mail and password, or with the token of a platform SSO link (10 attempts a minute per e-mail, 30 per client address)',
-      body: SignInBody,
-      response: { 200: Type.Object({ data: Profile }), 401: ChatErrorBody, 422: ChatErrorBody, 429: ChatErrorBody },
+  app.post(
+    '/auth/sign_in',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['profile'],
+        summary:
+          'Sign in with e-mail and password, or with the token of a platform SSO link (10 attempts a minute per e-mail, 30 per client address)',
+        body: SignInBody,
+        response: { 200: Type.Object({ data: Profile }), 401: ChatErrorBody, 422: ChatErrorBody, 429: ChatErrorBody },
+      },
     },
-  }, async (req) => ({ data: presentProfile(await services.profile.signIn(req.body, req.ip)) }));
+    async (req) => ({ data: presentProfile(await services.profile.signIn(req.body, req.ip)) }),
+  );
 };

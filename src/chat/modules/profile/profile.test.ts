@@ -69,6 +69,8 @@ describe('GET /api/v1/profile', () => {
 
   it('answers 401 without or with a bad token', async () => {
     expect((await call(t.app, { url: '/api/v1/profile' })).status).toBe(401);
-    expect((await call(t.app, { url: '/api/v1/profile', headers: { authorization: 'Bearer nope' } })).body.code).toBe('unauthorized');
+    expect((await call(t.app, { url: '/api/v1/profile', headers: { authorization: 'Bearer nope' } })).body.code).toBe(
+      'unauthorized',
+    );
   });
 });

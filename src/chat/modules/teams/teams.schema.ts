@@ -14,16 +14,14 @@ export type TeamCreateBody = Static<typeof TeamCreateBody>;
 export const TeamUpdateBody = Type.Partial(Type.Object(TeamFields));
 export type TeamUpdateBody = Static<typeof TeamUpdateBody>;
 
-export const TeamSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    name: Type.String(),
-    description: Nullable(Type.String()),
-    allow_auto_assign: Type.Boolean(),
-    account_id: Type.Integer(),
-    is_member: Type.Boolean({ description: 'Whether the calling user is a member of the team' }),
-  },
-);
+export const TeamSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  allow_auto_assign: Type.Boolean(),
+  account_id: Type.Integer(),
+  is_member: Type.Boolean({ description: 'Whether the calling user is a member of the team' }),
+});
 
 /** POST and DELETE name at least one user; PATCH (replace the set) may empty the team. */
 export const TeamMembersBody = Type.Object({ user_ids: UserIds(1) });

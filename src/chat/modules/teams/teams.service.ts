@@ -21,7 +21,9 @@ function cleanName(name: string): string {
 }
 
 const duplicateName = () =>
-  conflict('A team with this name already exists in this account', [{ field: 'name', message: 'has already been taken' }]);
+  conflict('A team with this name already exists in this account', [
+    { field: 'name', message: 'has already been taken' },
+  ]);
 
 /** Teams of agents; conversations can be assigned to a team. Members read, administrators write. */
 export class TeamsService {
@@ -99,7 +101,12 @@ export class TeamsService {
     return this.deps.db.transaction().execute(async (trx) => {
       const team = await this.find(trx, ctx.accountId, teamId);
       const agents = await this.agents.requireMembers(trx, ctx.accountId, userIds);
-      await repo.addTeamMembers(trx, ctx.accountId, team.id, agents.map((a) => a.id));
+      await repo.addTeamMembers(
+        trx,
+        ctx.accountId,
+        team.id,
+        agents.map((a) => a.id),
+      );
       return agents;
     });
   }
@@ -111,7 +118,12 @@ export class TeamsService {
       const agents = await this.agents.requireMembers(trx, ctx.accountId, userIds);
       const wanted = new Set(agents.map((a) => a.id));
       const current = await repo.teamMemberIds(trx, ctx.accountId, team.id);
-      await repo.removeTeamMembers(trx, ctx.accountId, team.id, current.filter((id) => !wanted.has(id)));
+      await repo.removeTeamMembers(
+        trx,
+        ctx.accountId,
+        team.id,
+        current.filter((id) => !wanted.has(id)),
+      );
       await repo.addTeamMembers(trx, ctx.accountId, team.id, [...wanted]);
       return agents;
     });

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { call, client } from '../../../../test/helpers/http.js';
-import { addTeamMembers, newAccount, newAgent, newInbox, newTeam, type TestAccount } from '../../../../test/helpers/factories.js';
+import {
+  addTeamMembers,
+  newAccount,
+  newAgent,
+  newInbox,
+  newTeam,
+  type TestAccount,
+} from '../../../../test/helpers/factories.js';
 
 let t: ChatTestApp;
 beforeAll(async () => {
@@ -13,8 +20,18 @@ afterAll(async () => {
 
 const teamRow = (id: number) => t.db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
 const memberIds = async (teamId: number) =>
-  (await t.db.selectFrom('team_members').select('user_id').where('team_id', '=', teamId).orderBy('user_id').execute()).map((r) => r.user_id);
-const teamCount = async () => Number((await t.db.selectFrom('teams').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  (
+    await t.db.selectFrom('team_members').select('user_id').where('team_id', '=', teamId).orderBy('user_id').execute()
+  ).map((r) => r.user_id);
+const teamCount = async () =>
+  Number(
+    (
+      await t.db
+        .selectFrom('teams')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /**
  * A conversation assigned to a team. Seeded with SQL because no conversation endpoint exists yet;
@@ -25,7 +42,17 @@ async function conversationInTeam(account: TestAccount, teamId: number) {
   const now = Date.now();
   const contact = await t.db
     .insertInto('contacts')
-    .values({ account_id: account.id, name: 'C', email: null, phone_number: null, identifier: null, avatar_url: null, last_activity_at: null, created_at: now, updated_at: now })
+    .values({
+      account_id: account.id,
+      name: 'C',
+      email: null,
+      phone_number: null,
+      identifier: null,
+      avatar_url: null,
+      last_activity_at: null,
+      created_at: now,
+      updated_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const display = await t.db
@@ -37,10 +64,24 @@ async function conversationInTeam(account: TestAccount, teamId: number) {
   return t.db
     .insertInto('conversations')
     .values({
-      account_id: account.id, display_id: display.last_conversation_display_id, uuid: `u-${now}-${Math.random()}`, inbox_id: inbox.id,
-      contact_id: contact.id, contact_inbox_id: null, assignee_id: null, team_id: teamId, priority: null, snoozed_until: null,
-      last_activity_at: now, first_reply_created_at: null, waiting_since: null, agent_last_seen_at: null, assignee_last_seen_at: null,
-      contact_last_seen_at: null, created_at: now, updated_at: now,
+      account_id: account.id,
+      display_id: display.last_conversation_display_id,
+      uuid: `u-${now}-${Math.random()}`,
+      inbox_id: inbox.id,
+      contact_id: contact.id,
+      contact_inbox_id: null,
+      assignee_id: null,
+      team_id: teamId,
+      priority: null,
+      snoozed_until: null,
+      last_activity_at: now,
+      first_reply_created_at: null,
+      waiting_since: null,
+      agent_last_seen_at: null,
+      assignee_last_seen_at: null,
+      contact_last_seen_at: null,
+      created_at: now,
+      updated_at: now,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -50,9 +91,20 @@ describe('teams CRUD', () => {
   it('creates, lists, shows, updates and deletes a team', async () => {
     const account = await newAccount(t);
     const api = client(t.app, account.admin.token);
-    const created = await api.post(`${account.path}/teams`, { name: 'Sales', description: 'Closers', allow_auto_assign: false });
+    const created = await api.post(`${account.path}/teams`, {
+      name: 'Sales',
+      description: 'Closers',
+      allow_auto_assign: false,
+    });
     expect(created.status).toBe(200);
-    expect(created.body).toEqual({ id: expect.any(Number), name: 'Sales', description: 'Closers', allow_auto_assign: false, account_id: account.id, is_member: false });
+    expect(created.body).toEqual({
+      id: expect.any(Number),
+      name: 'Sales',
+      description: 'Closers',
+      allow_auto_assign: false,
+      account_id: account.id,
+      is_member: false,
+    });
     const id = created.body.id;
 
     const defaults = await api.post(`${account.path}/teams`, { team: { name: 'Support' } });
@@ -65,7 +117,11 @@ describe('teams CRUD', () => {
     const shown = await api.get(`${account.path}/teams/${id}`);
     expect(shown.body).toEqual(created.body);
 
-    const patched = await api.patch(`${account.path}/teams/${id}`, { name: 'Sales EU', allow_auto_assign: true, description: null });
+    const patched = await api.patch(`${account.path}/teams/${id}`, {
+      name: 'Sales EU',
+      allow_auto_assign: true,
+      description: null,
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toEqual({ ...created.body, name: 'Sales EU', allow_auto_assign: true, description: null });
     // Same name with another case on itself is fine.
@@ -86,9 +142,14 @@ describe('teams CRUD', () => {
     await addTeamMembers(t, account, mine.id, [agent.id]);
     const res = await client(t.app, agent.token).get(`${account.path}/teams`);
     expect(res.status).toBe(200);
-    expect(res.body.map((x: { id: number; is_member: boolean }) => [x.id, x.is_member])).toEqual([[mine.id, true], [notMine.id, false]]);
+    expect(res.body.map((x: { id: number; is_member: boolean }) => [x.id, x.is_member])).toEqual([
+      [mine.id, true],
+      [notMine.id, false],
+    ]);
     expect((await client(t.app, agent.token).get(`${account.path}/teams/${mine.id}`)).body.is_member).toBe(true);
-    expect((await client(t.app, account.admin.token).get(`${account.path}/teams/${mine.id}`)).body.is_member).toBe(false);
+    expect((await client(t.app, account.admin.token).get(`${account.path}/teams/${mine.id}`)).body.is_member).toBe(
+      false,
+    );
   });
 
   it('refuses a duplicate name in the account regardless of case (409), but allows it in another account', async () => {
@@ -101,7 +162,11 @@ describe('teams CRUD', () => {
     for (const name of ['Billing', 'billing', '  BILLING  ']) {
       const res = await api.post(`${account.path}/teams`, { name });
       expect(res.status, name).toBe(409);
-      expect(res.body).toMatchObject({ code: 'conflict', error: expect.any(String), details: [{ field: 'name', message: expect.any(String) }] });
+      expect(res.body).toMatchObject({
+        code: 'conflict',
+        error: expect.any(String),
+        details: [{ field: 'name', message: expect.any(String) }],
+      });
     }
     expect((await api.patch(`${account.path}/teams/${second.id}`, { name: 'BILLING' })).status).toBe(409);
     expect((await teamRow(second.id))?.name).toBe('Second');
@@ -114,10 +179,21 @@ describe('teams CRUD', () => {
     const team = await newTeam(t, account, 'Stable');
     const api = client(t.app, account.admin.token);
     const before = await teamCount();
-    for (const body of [{}, { name: 42 }, { name: '' }, { name: '   ' }, { name: 'x'.repeat(256) }, { name: 'A', description: 'x'.repeat(10001) }, { name: 'A', allow_auto_assign: 'yes' }]) {
+    for (const body of [
+      {},
+      { name: 42 },
+      { name: '' },
+      { name: '   ' },
+      { name: 'x'.repeat(256) },
+      { name: 'A', description: 'x'.repeat(10001) },
+      { name: 'A', allow_auto_assign: 'yes' },
+    ]) {
       const res = await api.post(`${account.path}/teams`, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
-      expect(res.body).toMatchObject({ error: expect.any(String), code: expect.stringMatching(/validation_failed|unprocessable_entity/) });
+      expect(res.body).toMatchObject({
+        error: expect.any(String),
+        code: expect.stringMatching(/validation_failed|unprocessable_entity/),
+      });
       expect(res.body.details.length).toBeGreaterThan(0);
     }
     for (const body of [{ name: 42 }, { name: '   ' }, { description: 7 }, { allow_auto_assign: 0 }]) {
@@ -163,7 +239,9 @@ describe('teams CRUD', () => {
       expect(res.body).toMatchObject({ code: 'forbidden', error: expect.any(String) });
     }
     expect((await call(t.app, { url: `${account.path}/teams` })).status).toBe(401);
-    expect((await call(t.app, { method: 'POST', url: `${account.path}/teams`, body: { name: 'Nope' } })).status).toBe(401);
+    expect((await call(t.app, { method: 'POST', url: `${account.path}/teams`, body: { name: 'Nope' } })).status).toBe(
+      401,
+    );
     expect(await teamRow(team.id)).toMatchObject({ name: 'Locked' });
   });
 
@@ -176,7 +254,8 @@ describe('teams CRUD', () => {
     const conv = await conversationInTeam(account, team.id);
     const kept = await conversationInTeam(account, keep.id);
     expect((await client(t.app, account.admin.token).delete(`${account.path}/teams/${team.id}`)).status).toBe(200);
-    const teamOf = async (id: number) => (await t.db.selectFrom('conversations').select('team_id').where('id', '=', id).executeTakeFirstOrThrow()).team_id;
+    const teamOf = async (id: number) =>
+      (await t.db.selectFrom('conversations').select('team_id').where('id', '=', id).executeTakeFirstOrThrow()).team_id;
     expect(await teamOf(conv.id)).toBeNull();
     expect(await teamOf(kept.id)).toBe(keep.id);
     expect(await memberIds(team.id)).toEqual([]);
@@ -196,8 +275,18 @@ describe('team members', () => {
     expect(added.status).toBe(200);
     expect(added.body).toEqual([
       {
-        id: a.id, account_id: account.id, availability_status: 'offline', auto_offline: true, confirmed: true, email: a.email,
-        provider: 'email', available_name: 'Ana', name: 'Ana', role: 'agent', thumbnail: '', custom_role_id: null,
+        id: a.id,
+        account_id: account.id,
+        availability_status: 'offline',
+        auto_offline: true,
+        confirmed: true,
+        email: a.email,
+        provider: 'email',
+        available_name: 'Ana',
+        name: 'Ana',
+        role: 'agent',
+        thumbnail: '',
+        custom_role_id: null,
       },
     ]);
     const again = await api.post(url, { user_ids: [a.id, b.id] });
@@ -239,7 +328,14 @@ describe('team members', () => {
       expect(res.body.error).toContain(String(other.admin.id));
     }
     expect(await memberIds(team.id)).toEqual([agent.id]);
-    for (const body of [{}, { user_ids: [] }, { user_ids: 'all' }, { user_ids: ['1'] }, { user_ids: [0] }, { user_ids: Array(1001).fill(agent.id) }]) {
+    for (const body of [
+      {},
+      { user_ids: [] },
+      { user_ids: 'all' },
+      { user_ids: ['1'] },
+      { user_ids: [0] },
+      { user_ids: Array(1001).fill(agent.id) },
+    ]) {
       const res = await api.post(url, body);
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(422);
       expect(res.body).toMatchObject({ code: 'validation_failed' });

@@ -61,7 +61,8 @@ export class UsersService {
     if (input.email !== undefined) {
       const email = normalizeEmail(input.email);
       const other = await repo.findUserByEmail(q, email);
-      if (other && other.id !== user.id) throw conflict('Email has already been taken', [{ field: 'email', message: 'has already been taken' }]);
+      if (other && other.id !== user.id)
+        throw conflict('Email has already been taken', [{ field: 'email', message: 'has already been taken' }]);
       values.email = email;
     }
     const updated = await repo.updateUser(q, user.id, values);

@@ -41,7 +41,14 @@ async function register(acc: TestAccount, url: string, subscriptions: string[]) 
 async function deliveries(acc: TestAccount, webhookId: number) {
   const res = await client(t.app, acc.admin.token).get(`${acc.path}/webhooks/${webhookId}/deliveries`);
   expect(res.status).toBe(200);
-  return res.body.payload as { id: string; event: string; status: string; attempts: number; last_status_code: number | null; last_error: string | null }[];
+  return res.body.payload as {
+    id: string;
+    event: string;
+    status: string;
+    attempts: number;
+    last_status_code: number | null;
+    last_error: string | null;
+  }[];
 }
 
 async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
@@ -73,23 +80,32 @@ describe('webhook delivery', () => {
       message_type: 'outgoing',
     });
     expect(Number.isNaN(Date.parse(message.json.created_at))).toBe(false);
-    expect(byEvent.conversation_created.json).toMatchObject({ event: 'conversation_created', id: conversation.id, inbox_id: conversation.inbox_id });
+    expect(byEvent.conversation_created.json).toMatchObject({
+      event: 'conversation_created',
+      id: conversation.id,
+      inbox_id: conversation.inbox_id,
+    });
 
     for (const x of r.received) {
       const h = x.headers as Record<string, string>;
       expect(h['content-type']).toBe('application/json');
       expect(verifyStandardSignature(webhook.secret, h, x.body)).toBe(true);
       expect(verifyStandardSignature('wrong-secret', h, x.body)).toBe(false);
-      const chatwoot = createHmac('sha256', webhook.secret).update(`${h['x-chatwoot-timestamp']}.${x.body}`).digest('hex');
+      const chatwoot = createHmac('sha256', webhook.secret)
+        .update(`${h['x-chatwoot-timestamp']}.${x.body}`)
+        .digest('hex');
       expect(h['x-chatwoot-signature']).toBe(`sha256=${chatwoot}`);
       expect(h['x-chatwoot-delivery']).toBe(h['webhook-id']);
     }
-    const log = await until(() => deliveries(account, webhook.id), (d) => d.length === 2 && d.every((x) => x.status === 'succeeded'));
+    const log = await until(
+      () => deliveries(account, webhook.id),
+      (d) => d.length === 2 && d.every((x) => x.status === 'succeeded'),
+    );
     expect(log.map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
     expect(log.every((d) => d.attempts === 1 && d.last_status_code === 200)).toBe(true);
   });
 
-  it('does not send events the webhook did not subscribe to, nor other accounts\' events', async () => {
+  it("does not send events the webhook did not subscribe to, nor other accounts' events", async () => {
     const r = await receiver();
     await register(account, r.url, ['contact_created']);
     const other = await newAccount(t, 'Other');
@@ -110,7 +126,10 @@ describe('webhook delivery', () => {
     await r.waitFor(3);
     const ids = new Set(r.received.map((x) => x.headers['webhook-id']));
     expect(ids.size).toBe(1);
-    const log = await until(() => deliveries(account, webhook.id), (d) => d[0]?.status === 'succeeded');
+    const log = await until(
+      () => deliveries(account, webhook.id),
+      (d) => d[0]?.status === 'succeeded',
+    );
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ status: 'succeeded', attempts: 3, last_status_code: 200, event: 'message_created' });
     expect(log[0].id).toBe([...ids][0]);
@@ -122,7 +141,10 @@ describe('webhook delivery', () => {
     const webhook = await register(account, r.url, ['message_created']);
     const conversation = await newConversation(t, account);
     await newMessage(t, account, conversation.id);
-    const log = await until(() => deliveries(account, webhook.id), (d) => d[0]?.status === 'failed');
+    const log = await until(
+      () => deliveries(account, webhook.id),
+      (d) => d[0]?.status === 'failed',
+    );
     expect(log[0]).toMatchObject({ status: 'failed', attempts: 4, last_status_code: 500 });
     expect(r.received).toHaveLength(4);
   });
@@ -135,7 +157,10 @@ describe('webhook delivery', () => {
     const webhook = await register(account, url, ['message_created']);
     const conversation = await newConversation(t, account);
     await newMessage(t, account, conversation.id);
-    const log = await until(() => deliveries(account, webhook.id), (d) => (d[0]?.attempts ?? 0) >= 2);
+    const log = await until(
+      () => deliveries(account, webhook.id),
+      (d) => (d[0]?.attempts ?? 0) >= 2,
+    );
     expect(log[0].attempts).toBeGreaterThanOrEqual(2);
     expect(log[0].last_error).toMatch(/ECONNREFUSED/);
     expect(log[0].last_status_code).toBeNull();
@@ -151,7 +176,10 @@ describe('webhook delivery', () => {
     await newMessage(t, account, conversation.id, { content: 'one' });
     await slow.waitFor(1);
     // The slow receiver is holding its request open; the API and the other receiver go on.
-    const res = await client(t.app, account.admin.token).post(`${account.path}/conversations/${conversation.id}/messages`, { content: 'two' });
+    const res = await client(t.app, account.admin.token).post(
+      `${account.path}/conversations/${conversation.id}/messages`,
+      { content: 'two' },
+    );
     expect(res.status).toBe(200);
     await fast.waitFor(2);
     expect(fast.received.map((x) => x.json.content)).toEqual(['one', 'two']);
@@ -165,7 +193,11 @@ describe('webhook delivery', () => {
     await newMessage(t, account, conversation.id);
     await r.waitFor(1);
     const started = r.received[0].at;
-    const log = await until(() => deliveries(account, webhook.id), (d) => (d[0]?.attempts ?? 0) >= 1 && d[0]?.status !== 'delivering', 20_000);
+    const log = await until(
+      () => deliveries(account, webhook.id),
+      (d) => (d[0]?.attempts ?? 0) >= 1 && d[0]?.status !== 'delivering',
+      20_000,
+    );
     expect(log[0].last_error).toBe('no answer within 10 s');
     expect(log[0].last_status_code).toBeNull();
     // The attempt was abandoned at the timeout, not earlier.

@@ -3,7 +3,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, testDialect, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { client } from '../../../../test/helpers/http.js';
-import { newAccount, newConversation, newInbox, newMessage, type TestAccount } from '../../../../test/helpers/factories.js';
+import {
+  newAccount,
+  newConversation,
+  newInbox,
+  newMessage,
+  type TestAccount,
+} from '../../../../test/helpers/factories.js';
 import { TestReceiver } from '../../../../test/helpers/receiver.js';
 import { verifyStandardSignature } from '../../../core/webhooks/signer.js';
 
@@ -25,7 +31,10 @@ afterAll(async () => {
 });
 
 const instance = (background: boolean, extraEnv: Record<string, string> = {}) =>
-  buildChatTestApp({ ...env, ...extraEnv }, { sameDatabaseAs: owner, ...(background ? { background: { pollIntervalMs: 20 } } : {}) });
+  buildChatTestApp(
+    { ...env, ...extraEnv },
+    { sameDatabaseAs: owner, ...(background ? { background: { pollIntervalMs: 20 } } : {}) },
+  );
 
 async function register(acc: TestAccount, url: string, subscriptions: string[]) {
   const res = await client(owner.app, acc.admin.token).post(`${acc.path}/webhooks`, { url, subscriptions });
@@ -34,7 +43,12 @@ async function register(acc: TestAccount, url: string, subscriptions: string[]) 
 }
 
 async function deliveryLog(webhookId: number) {
-  return owner.db.selectFrom('webhook_deliveries').selectAll().where('subscriber_id', '=', webhookId).where('subscriber_type', '=', 'webhook').execute();
+  return owner.db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('subscriber_id', '=', webhookId)
+    .where('subscriber_type', '=', 'webhook')
+    .execute();
 }
 
 describe('durability', () => {
@@ -124,10 +138,17 @@ describe('durability', () => {
       await newMessage(owner, account, conversation.id, { content: 'internal', private: true });
       await r.waitFor(1);
       const first = r.received[0];
-      expect(first.json).toMatchObject({ event: 'message_created', content: 'hello bot', conversation: { id: conversation.id } });
+      expect(first.json).toMatchObject({
+        event: 'message_created',
+        content: 'hello bot',
+        conversation: { id: conversation.id },
+      });
       expect(verifyStandardSignature(bot.secret, first.headers as Record<string, string>, first.body)).toBe(true);
 
-      const reply = await client(owner.app, bot.access_token).post(`${account.path}/conversations/${conversation.id}/messages`, { content: 'echo: hello bot' });
+      const reply = await client(owner.app, bot.access_token).post(
+        `${account.path}/conversations/${conversation.id}/messages`,
+        { content: 'echo: hello bot' },
+      );
       expect(reply.status).toBe(200);
       await new Promise((res) => setTimeout(res, 400));
       // Neither the private note nor the bot's own reply went back to the bot.

@@ -2,7 +2,6 @@ import type { Delivery } from '../../../core/webhooks/deliveries.js';
 import { subscribedEvents, type WebhookRow } from '../../../core/webhooks/subscriptions.js';
 import { toIso } from '../../../core/time.js';
 
-
 export function presentWebhook(webhook: WebhookRow, options: { withSecret?: boolean } = {}) {
   return {
     id: webhook.id,

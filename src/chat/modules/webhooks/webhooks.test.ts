@@ -56,7 +56,10 @@ describe('webhook registration', () => {
   it('refuses unknown events (naming them), bad URLs and non-public destinations, creating nothing', async () => {
     const api = client(t.app, account.admin.token);
     const before = await countRows(t.db, 'webhooks');
-    const unknown = await api.post(`${account.path}/webhooks`, { url: hook.url, subscriptions: ['message_created', 'order_paid', 'nope'] });
+    const unknown = await api.post(`${account.path}/webhooks`, {
+      url: hook.url,
+      subscriptions: ['message_created', 'order_paid', 'nope'],
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body.error).toContain('order_paid');
     expect(unknown.body.error).toContain('nope');
@@ -80,7 +83,14 @@ describe('webhook registration', () => {
     }
     expect(await countRows(t.db, 'webhooks')).toBe(before);
     // Allowed explicitly by WEBHOOK_ALLOWED_HOSTS.
-    expect((await api.post(`${account.path}/webhooks`, { url: 'http://127.0.0.1:9/hook', subscriptions: ['message_created'] })).status).toBe(200);
+    expect(
+      (
+        await api.post(`${account.path}/webhooks`, {
+          url: 'http://127.0.0.1:9/hook',
+          subscriptions: ['message_created'],
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('keeps webhooks inside their account and for administrators', async () => {

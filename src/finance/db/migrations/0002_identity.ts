@@ -31,7 +31,13 @@ async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .execute();
   await index('users_email_uidx', 'users', ['email'], true);
   // At most one SuperAdmin: two concurrent setups cannot both succeed.
-  await db.schema.createIndex('users_super_admin_uidx').on('users').column('is_super_admin').unique().where('is_super_admin', '=', 1).execute();
+  await db.schema
+    .createIndex('users_super_admin_uidx')
+    .on('users')
+    .column('is_super_admin')
+    .unique()
+    .where('is_super_admin', '=', 1)
+    .execute();
 
   await table('accounts')
     .addColumn('name', 'text', (c) => c.notNull())

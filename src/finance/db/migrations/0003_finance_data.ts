@@ -12,7 +12,8 @@ import { withId } from '../../../core/db/schema-helpers.js';
  */
 async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   const table = (name: string) => withId(db.schema.createTable(name), dialect);
-  const index = (name: string, on: string, columns: string[]) => db.schema.createIndex(name).on(on).columns(columns).execute();
+  const index = (name: string, on: string, columns: string[]) =>
+    db.schema.createIndex(name).on(on).columns(columns).execute();
   const account = (c: ColumnDefinitionBuilder) => c.notNull().references('accounts.id').onDelete('cascade');
 
   await table('transactions')

@@ -46,7 +46,12 @@ async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await index('notification_preferences_account_user_uidx', 'notification_preferences', ['account_id', 'user_id'], true);
+  await index(
+    'notification_preferences_account_user_uidx',
+    'notification_preferences',
+    ['account_id', 'user_id'],
+    true,
+  );
 
   await table('accountant_settings')
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))

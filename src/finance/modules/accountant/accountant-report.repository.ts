@@ -21,7 +21,14 @@ export async function monthTotals(q: Q, accountId: number, first: string, next: 
     .execute();
 }
 
-export async function monthTransactions(q: Q, accountId: number, first: string, next: string, limit: number, kind?: TransactionKind) {
+export async function monthTransactions(
+  q: Q,
+  accountId: number,
+  first: string,
+  next: string,
+  limit: number,
+  kind?: TransactionKind,
+) {
   let query = q
     .selectFrom('transactions')
     .select(['id', 'kind', 'amount_cents', 'currency', 'date', 'category', 'description', 'status'])

@@ -19,7 +19,18 @@ export interface ReportData {
   maxRows: number;
 }
 
-export const CSV_HEADER = ['section', 'id', 'date', 'type', 'description', 'category', 'counterparty', 'status', 'amount', 'currency'] as const;
+export const CSV_HEADER = [
+  'section',
+  'id',
+  'date',
+  'type',
+  'description',
+  'category',
+  'counterparty',
+  'status',
+  'amount',
+  'currency',
+] as const;
 
 /**
  * A text cell as a spreadsheet will read it: cells that would start a formula (=, +, -, @, tab,
@@ -64,7 +75,8 @@ export function buildCsv(report: ReportData): string {
   return rows.map(csvRow).join('\r\n') + '\r\n';
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function sections(report: ReportData) {
   const out: { label: string; count: number; cut: boolean }[] = [];
@@ -92,7 +104,9 @@ export function buildHtml(report: ReportData): string {
     line('Expenses', totals.expensesCents),
     line('Balance', totals.balanceCents),
     '</table>',
-    listed ? `<p>Attached (CSV):</p><ul>${listed}</ul>` : '<p>No lists were requested; the attached CSV has only its header row.</p>',
+    listed
+      ? `<p>Attached (CSV):</p><ul>${listed}</ul>`
+      : '<p>No lists were requested; the attached CSV has only its header row.</p>',
     '<p style="color:#666">Totals count the transactions of the month that are not cancelled.</p>',
     '</body></html>',
   ].join('\n');
@@ -100,7 +114,9 @@ export function buildHtml(report: ReportData): string {
 
 export function buildText(report: ReportData): string {
   const { totals } = report;
-  const listed = sections(report).map((s) => `- ${s.label}: ${s.count}${s.cut ? ` (the first ${report.maxRows} only)` : ''}`);
+  const listed = sections(report).map(
+    (s) => `- ${s.label}: ${s.count}${s.cut ? ` (the first ${report.maxRows} only)` : ''}`,
+  );
   return [
     `Financial report ${report.referenceMonth} - ${report.accountName}`,
     '',
@@ -108,7 +124,9 @@ export function buildText(report: ReportData): string {
     `Expenses: ${centsText(totals.expensesCents)}`,
     `Balance:  ${centsText(totals.balanceCents)}`,
     '',
-    ...(listed.length ? ['Attached (CSV):', ...listed] : ['No lists were requested; the attached CSV has only its header row.']),
+    ...(listed.length
+      ? ['Attached (CSV):', ...listed]
+      : ['No lists were requested; the attached CSV has only its header row.']),
     '',
   ].join('\n');
 }

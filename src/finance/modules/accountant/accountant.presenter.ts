@@ -21,7 +21,11 @@ const amount = (cents: number) => Number(centsText(cents));
 export const presentSentReport = (r: SentReport) => ({
   referenceMonth: r.referenceMonth,
   email: r.email,
-  totals: { income: amount(r.totals.incomeCents), expenses: amount(r.totals.expensesCents), balance: amount(r.totals.balanceCents) },
+  totals: {
+    income: amount(r.totals.incomeCents),
+    expenses: amount(r.totals.expensesCents),
+    balance: amount(r.totals.balanceCents),
+  },
   counts: r.counts,
   messageId: r.messageId,
 });

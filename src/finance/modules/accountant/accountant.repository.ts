@@ -11,7 +11,12 @@ export async function insertAccountant(q: Q, values: Insertable<AccountantSettin
 }
 
 export async function updateAccountant(q: Q, accountId: number, values: Updateable<AccountantSettingsTable>) {
-  return q.updateTable('accountant_settings').set(values).where('account_id', '=', accountId).returningAll().executeTakeFirstOrThrow();
+  return q
+    .updateTable('accountant_settings')
+    .set(values)
+    .where('account_id', '=', accountId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function deleteAccountant(q: Q, accountId: number): Promise<boolean> {

@@ -16,48 +16,70 @@ const admin = { access: 'admin' as const };
 export const accountantRoutes: FinanceRoutes = async (app, { services }) => {
   const svc = services.accountant;
 
-  app.get('/api/email/accountant', {
-    schema: {
-      tags,
-      security: bearer,
-      summary: "The accountant's configuration; data is null when none is saved",
-      response: { 200: Envelope(Nullable(AccountantSchema)), ...errorResponses(401) },
+  app.get(
+    '/api/email/accountant',
+    {
+      schema: {
+        tags,
+        security: bearer,
+        summary: "The accountant's configuration; data is null when none is saved",
+        response: { 200: Envelope(Nullable(AccountantSchema)), ...errorResponses(401) },
+      },
     },
-  }, async (req) => {
-    const settings = await svc.get(ctxOf(req));
-    return settings ? ok(presentAccountant(settings)) : ok(null, 'The accountant is not configured');
-  });
-
-  app.post('/api/email/accountant', {
-    config: admin,
-    schema: {
-      tags,
-      security: bearer,
-      summary: "Save the accountant's configuration (omitted options keep their value; defaults on the first save)",
-      body: AccountantSaveBody,
-      response: { 200: Envelope(AccountantSchema), ...errorResponses(401, 403, 422) },
+    async (req) => {
+      const settings = await svc.get(ctxOf(req));
+      return settings ? ok(presentAccountant(settings)) : ok(null, 'The accountant is not configured');
     },
-  }, async (req) => ok(presentAccountant(await svc.save(ctxOf(req), req.body)), 'Accountant configuration saved'));
+  );
 
-  app.delete('/api/email/accountant', {
-    config: admin,
-    schema: { tags, security: bearer, summary: "Remove the accountant's configuration", response: { 200: MessageEnvelope, ...errorResponses(401, 403, 404) } },
-  }, async (req) => {
-    await svc.delete(ctxOf(req));
-    return ok(null, 'Accountant configuration removed');
-  });
-
-  app.post('/api/email/accountant/send', {
-    config: admin,
-    schema: {
-      tags,
-      security: bearer,
-      summary: "Send the report of referenceMonth ('YYYY-MM', not in the future) to the accountant now, through the account's SMTP",
-      body: SendReportBody,
-      response: { 200: Envelope(SendReportResultSchema), ...errorResponses(401, 403, 422) },
+  app.post(
+    '/api/email/accountant',
+    {
+      config: admin,
+      schema: {
+        tags,
+        security: bearer,
+        summary: "Save the accountant's configuration (omitted options keep their value; defaults on the first save)",
+        body: AccountantSaveBody,
+        response: { 200: Envelope(AccountantSchema), ...errorResponses(401, 403, 422) },
+      },
     },
-  }, async (req) => {
-    const sent = await svc.send(ctxOf(req), req.body.referenceMonth);
-    return ok(presentSentReport(sent), `Report for ${sent.referenceMonth} sent to ${sent.email}`);
-  });
+    async (req) => ok(presentAccountant(await svc.save(ctxOf(req), req.body)), 'Accountant configuration saved'),
+  );
+
+  app.delete(
+    '/api/email/accountant',
+    {
+      config: admin,
+      schema: {
+        tags,
+        security: bearer,
+        summary: "Remove the accountant's configuration",
+        response: { 200: MessageEnvelope, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await svc.delete(ctxOf(req));
+      return ok(null, 'Accountant configuration removed');
+    },
+  );
+
+  app.post(
+    '/api/email/accountant/send',
+    {
+      config: admin,
+      schema: {
+        tags,
+        security: bearer,
+        summary:
+          "Send the report of referenceMonth ('YYYY-MM', not in the future) to the accountant now, through the account's SMTP",
+        body: SendReportBody,
+        response: { 200: Envelope(SendReportResultSchema), ...errorResponses(401, 403, 422) },
+      },
+    },
+    async (req) => {
+      const sent = await svc.send(ctxOf(req), req.body.referenceMonth);
+      return ok(presentSentReport(sent), `Report for ${sent.referenceMonth} sent to ${sent.email}`);
+    },
+  );
 };

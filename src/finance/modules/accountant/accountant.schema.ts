@@ -4,11 +4,23 @@ import { Nullable } from '../../../core/http/schemas.js';
 export const AccountantSaveBody = Type.Object({
   email: Type.String({ format: 'email', maxLength: 320, description: "the accountant's address" }),
   name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-  autoSend: Type.Optional(Type.Boolean({ description: "send the previous month's report automatically on sendDay (default false)" })),
-  sendDay: Type.Optional(Type.Integer({ minimum: 1, maximum: 31, description: "day of the month for automatic sending (default 1; 31 means the month's last day)" })),
-  includeTransactions: Type.Optional(Type.Boolean({ description: 'list the transactions of the month (default true)' })),
+  autoSend: Type.Optional(
+    Type.Boolean({ description: "send the previous month's report automatically on sendDay (default false)" }),
+  ),
+  sendDay: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 31,
+      description: "day of the month for automatic sending (default 1; 31 means the month's last day)",
+    }),
+  ),
+  includeTransactions: Type.Optional(
+    Type.Boolean({ description: 'list the transactions of the month (default true)' }),
+  ),
   includeBills: Type.Optional(Type.Boolean({ description: 'list the bills due in the month (default true)' })),
-  includeExpenses: Type.Optional(Type.Boolean({ description: 'list the expenses (expense transactions) of the month (default true)' })),
+  includeExpenses: Type.Optional(
+    Type.Boolean({ description: 'list the expenses (expense transactions) of the month (default true)' }),
+  ),
 });
 export type AccountantSaveBody = Static<typeof AccountantSaveBody>;
 
@@ -25,7 +37,11 @@ export const AccountantSchema = Type.Object({
 });
 
 export const SendReportBody = Type.Object({
-  referenceMonth: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', maxLength: 7, description: "the month of the report, 'YYYY-MM' (not in the future)" }),
+  referenceMonth: Type.String({
+    pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$',
+    maxLength: 7,
+    description: "the month of the report, 'YYYY-MM' (not in the future)",
+  }),
 });
 export type SendReportBody = Static<typeof SendReportBody>;
 

@@ -14,7 +14,11 @@ import type { AccountantSaveBody } from './accountant.schema.js';
 export const MAX_REPORT_ROWS = 10_000;
 
 export const accountantNotConfigured = () =>
-  new HttpError(422, 'accountant_not_configured', 'The accountant is not configured for this account: save it with POST /api/email/accountant');
+  new HttpError(
+    422,
+    'accountant_not_configured',
+    'The accountant is not configured for this account: save it with POST /api/email/accountant',
+  );
 
 export interface SentReport {
   referenceMonth: string;
@@ -63,7 +67,12 @@ export class AccountantService {
         updated_at: now,
       };
       if (existing) return repo.updateAccountant(trx, ctx.accountId, values);
-      return repo.insertAccountant(trx, { ...values, account_id: ctx.accountId, last_auto_sent_month: null, created_at: now });
+      return repo.insertAccountant(trx, {
+        ...values,
+        account_id: ctx.accountId,
+        last_auto_sent_month: null,
+        created_at: now,
+      });
     });
   }
 
@@ -100,13 +109,21 @@ export class AccountantService {
     for (const candidate of await repo.listAutoSendPending(this.deps.db, reportMonth, accountId)) {
       if (Math.min(candidate.send_day, daysInMonth(month)) > dayOfMonth) continue;
       try {
-        const report = await this.sendReport(candidate, reportMonth, true, (trx) => repo.claimAutoSend(trx, candidate.account_id, reportMonth, now));
+        const report = await this.sendReport(candidate, reportMonth, true, (trx) =>
+          repo.claimAutoSend(trx, candidate.account_id, reportMonth, now),
+        );
         if (report) sent++;
       } catch (err) {
         await repo.releaseAutoSend(this.deps.db, candidate.account_id, reportMonth, candidate.last_auto_sent_month);
-        this.deps.logger.warn({ err, accountId: candidate.account_id, referenceMonth: reportMonth }, 'automatic accountant report not sent');
+        this.deps.logger.warn(
+          { err, accountId: candidate.account_id, referenceMonth: reportMonth },
+          'automatic accountant report not sent',
+        );
         await this.notifyAutoSendFailed(candidate.account_id, reportMonth, err).catch((notifyErr: unknown) =>
-          this.deps.logger.error({ err: notifyErr, accountId: candidate.account_id }, 'could not notify the failed accountant report'),
+          this.deps.logger.error(
+            { err: notifyErr, accountId: candidate.account_id },
+            'could not notify the failed accountant report',
+          ),
         );
       }
     }
@@ -167,7 +184,13 @@ export class AccountantService {
         subject: `Financial report ${referenceMonth} - ${report.accountName}`,
         text: buildText(report),
         html: buildHtml(report),
-        attachments: [{ filename: `financial-report-${referenceMonth}.csv`, content: buildCsv(report), contentType: 'text/csv; charset=utf-8' }],
+        attachments: [
+          {
+            filename: `financial-report-${referenceMonth}.csv`,
+            content: buildCsv(report),
+            contentType: 'text/csv; charset=utf-8',
+          },
+        ],
       });
     });
     if (emailId === null) return null;
@@ -190,7 +213,11 @@ export class AccountantService {
       referenceMonth,
       email: settings.email,
       totals: report.totals,
-      counts: { transactions: report.transactions?.length ?? 0, bills: report.bills?.length ?? 0, expenses: report.expenses?.length ?? 0 },
+      counts: {
+        transactions: report.transactions?.length ?? 0,
+        bills: report.bills?.length ?? 0,
+        expenses: report.expenses?.length ?? 0,
+      },
       messageId: emailId,
     };
   }
@@ -205,7 +232,9 @@ export class AccountantService {
       reports.monthTotals(db, accountId, first, next),
       settings.include_transactions ? reports.monthTransactions(db, accountId, first, next, MAX_REPORT_ROWS) : null,
       settings.include_bills ? reports.monthBills(db, accountId, first, next, MAX_REPORT_ROWS) : null,
-      settings.include_expenses ? reports.monthTransactions(db, accountId, first, next, MAX_REPORT_ROWS, 'expense') : null,
+      settings.include_expenses
+        ? reports.monthTransactions(db, accountId, first, next, MAX_REPORT_ROWS, 'expense')
+        : null,
     ]);
     const sum = (kind: string) => Number(totals.find((t) => t.kind === kind)?.total_cents ?? 0);
     const incomeCents = sum('income');

@@ -25,7 +25,15 @@ afterAll(async () => {
   await smtp.stop();
 });
 
-const smtpConfig = () => ({ host: '127.0.0.1', port: smtp.port, secure: false, user: 'tester', password: 'secret', fromName: 'Acme Finance', fromEmail: 'finance@acme.test' });
+const smtpConfig = () => ({
+  host: '127.0.0.1',
+  port: smtp.port,
+  secure: false,
+  user: 'tester',
+  password: 'secret',
+  fromName: 'Acme Finance',
+  fromEmail: 'finance@acme.test',
+});
 
 /** An account with SMTP saved and (unless told otherwise) the accountant configured. */
 async function configured(accountant: Record<string, unknown> | null = {}, withSmtp = true) {
@@ -33,7 +41,8 @@ async function configured(accountant: Record<string, unknown> | null = {}, withS
   const c = financeClient(t.app, account.admin.accessToken);
   if (withSmtp) expect((await c.post('/api/email/smtp', smtpConfig())).status).toBe(200);
   const email = `carla-${account.accountId}@accountants.test`;
-  if (accountant) expect((await c.post('/api/email/accountant', { email, name: 'Carla Contadora', ...accountant })).status).toBe(200);
+  if (accountant)
+    expect((await c.post('/api/email/accountant', { email, name: 'Carla Contadora', ...accountant })).status).toBe(200);
   return { account, c, email };
 }
 
@@ -77,19 +86,57 @@ async function mailsTo(to: string, from = 0): Promise<ParsedMail[]> {
 }
 
 const notificationsOf = (account: FinanceTestAccount, type: 'accountant_sent' | 'system' = 'accountant_sent') =>
-  t.db.selectFrom('notifications').selectAll().where('account_id', '=', Number(account.accountId)).where('type', '=', type).execute();
+  t.db
+    .selectFrom('notifications')
+    .selectAll()
+    .where('account_id', '=', Number(account.accountId))
+    .where('type', '=', type)
+    .execute();
 
 /** March 2025 of an account: income 1200.30, expenses 300.34 (balance 899.96), plus rows that do not count. */
 async function seedMarch(token: string) {
   const tx = (fields: Record<string, unknown>) => newFinanceTransaction(t, token, fields);
-  await tx({ kind: 'income', amount: 1000.1, date: '2025-03-01', description: 'Consulting', category: 'sales', status: 'completed' });
-  await tx({ kind: 'expense', amount: 300.33, date: '2025-03-15', description: 'Rent, "main" office', category: 'rent', status: 'completed' });
-  await tx({ kind: 'expense', amount: 0.01, date: '2025-03-20', description: '=HYPERLINK("http://evil.test")', category: 'fees', status: 'pending' });
-  await tx({ kind: 'income', amount: 200.2, date: '2025-03-31', description: 'Line one\nline two', category: 'sales', status: 'pending' });
+  await tx({
+    kind: 'income',
+    amount: 1000.1,
+    date: '2025-03-01',
+    description: 'Consulting',
+    category: 'sales',
+    status: 'completed',
+  });
+  await tx({
+    kind: 'expense',
+    amount: 300.33,
+    date: '2025-03-15',
+    description: 'Rent, "main" office',
+    category: 'rent',
+    status: 'completed',
+  });
+  await tx({
+    kind: 'expense',
+    amount: 0.01,
+    date: '2025-03-20',
+    description: '=HYPERLINK("http://evil.test")',
+    category: 'fees',
+    status: 'pending',
+  });
+  await tx({
+    kind: 'income',
+    amount: 200.2,
+    date: '2025-03-31',
+    description: 'Line one\nline two',
+    category: 'sales',
+    status: 'pending',
+  });
   await tx({ kind: 'income', amount: 999, date: '2025-03-10', status: 'cancelled' });
   await tx({ kind: 'income', amount: 5000, date: '2025-04-01' });
   await tx({ kind: 'expense', amount: 70, date: '2025-02-28' });
-  await newFinanceBill(t, token, { supplier: 'Water, Inc.', amount: 45.67, dueDate: '2025-03-05', category: 'utilities' });
+  await newFinanceBill(t, token, {
+    supplier: 'Water, Inc.',
+    amount: 45.67,
+    dueDate: '2025-03-05',
+    category: 'utilities',
+  });
   const power = await newFinanceBill(t, token, { supplier: 'Power Co', amount: 100, dueDate: '2025-03-31' });
   expect((await financeClient(t.app, token).post(`/api/bills/${power.id}/pay`)).status).toBe(200);
   const cancelled = await newFinanceBill(t, token, { supplier: 'Gone', amount: 1, dueDate: '2025-03-10' });
@@ -98,13 +145,25 @@ async function seedMarch(token: string) {
 }
 
 describe('accountant configuration', () => {
-  const defaults = { name: null, autoSend: false, sendDay: 1, includeTransactions: true, includeBills: true, includeExpenses: true, lastAutoSentMonth: null };
+  const defaults = {
+    name: null,
+    autoSend: false,
+    sendDay: 1,
+    includeTransactions: true,
+    includeBills: true,
+    includeExpenses: true,
+    lastAutoSentMonth: null,
+  };
 
   it('is null until saved; saves with defaults; a later save keeps the options it omits; any member may read it', async () => {
     const account = await newFinanceAccount(t);
     const agent = await addFinanceMember(t, account, 'agent');
     const c = financeClient(t.app, account.admin.accessToken);
-    expect((await c.get('/api/email/accountant')).body).toEqual({ success: true, data: null, message: 'The accountant is not configured' });
+    expect((await c.get('/api/email/accountant')).body).toEqual({
+      success: true,
+      data: null,
+      message: 'The accountant is not configured',
+    });
 
     const saved = await c.post('/api/email/accountant', { email: 'carla@accountants.test' });
     expect(saved.status).toBe(200);
@@ -113,10 +172,28 @@ describe('accountant configuration', () => {
       message: 'Accountant configuration saved',
       data: { email: 'carla@accountants.test', ...defaults, updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
     });
-    const changed = await c.post('/api/email/accountant', { email: 'carla@accountants.test', name: 'Carla', autoSend: true, sendDay: 31, includeBills: false });
-    expect(changed.body.data).toMatchObject({ name: 'Carla', autoSend: true, sendDay: 31, includeBills: false, includeTransactions: true });
+    const changed = await c.post('/api/email/accountant', {
+      email: 'carla@accountants.test',
+      name: 'Carla',
+      autoSend: true,
+      sendDay: 31,
+      includeBills: false,
+    });
+    expect(changed.body.data).toMatchObject({
+      name: 'Carla',
+      autoSend: true,
+      sendDay: 31,
+      includeBills: false,
+      includeTransactions: true,
+    });
     const kept = await c.post('/api/email/accountant', { email: 'new@accountants.test' });
-    expect(kept.body.data).toMatchObject({ email: 'new@accountants.test', name: 'Carla', autoSend: true, sendDay: 31, includeBills: false });
+    expect(kept.body.data).toMatchObject({
+      email: 'new@accountants.test',
+      name: 'Carla',
+      autoSend: true,
+      sendDay: 31,
+      includeBills: false,
+    });
 
     const byAgent = await financeClient(t.app, agent.accessToken).get('/api/email/accountant');
     expect(byAgent.status).toBe(200);
@@ -143,7 +220,9 @@ describe('accountant configuration', () => {
     expect((await g.get('/api/email/accountant')).body.data).toMatchObject({ email, sendDay: 5 });
     expect(smtp.received.length).toBe(sentBefore);
     expect((await financeClient(t.app).get('/api/email/accountant')).status).toBe(401);
-    expect((await financeClient(t.app).post('/api/email/accountant/send', { referenceMonth: '2025-03' })).status).toBe(401);
+    expect((await financeClient(t.app).post('/api/email/accountant/send', { referenceMonth: '2025-03' })).status).toBe(
+      401,
+    );
   });
 
   it('refuses bad input with 422 and changes nothing', async () => {
@@ -171,7 +250,11 @@ describe('accountant configuration', () => {
     const { c, account } = await configured();
     const res = await c.delete('/api/email/accountant');
     expect(res.body).toEqual({ success: true, data: null, message: 'Accountant configuration removed' });
-    const row = await t.db.selectFrom('accountant_settings').select('id').where('account_id', '=', Number(account.accountId)).executeTakeFirst();
+    const row = await t.db
+      .selectFrom('accountant_settings')
+      .select('id')
+      .where('account_id', '=', Number(account.accountId))
+      .executeTakeFirst();
     expect(row).toBeUndefined();
     const again = await c.delete('/api/email/accountant');
     expect(again.status).toBe(404);
@@ -205,7 +288,10 @@ describe('POST /api/email/accountant/send', () => {
     expect(mail).toBeDefined();
     expect(mail.subject).toBe(`Financial report 2025-03 - ${account.name}`);
     expect(mail.from?.value[0]).toEqual({ address: 'finance@acme.test', name: 'Acme Finance' });
-    expect(mail.to && !Array.isArray(mail.to) ? mail.to.value[0] : null).toEqual({ address: email, name: 'Carla Contadora' });
+    expect(mail.to && !Array.isArray(mail.to) ? mail.to.value[0] : null).toEqual({
+      address: email,
+      name: 'Carla Contadora',
+    });
     expect(mail.html).toContain('<td style="text-align:right">1200.30</td>');
     expect(mail.html).toContain('<td style="text-align:right">300.34</td>');
     expect(mail.html).toContain('<td style="text-align:right">899.96</td>');
@@ -219,7 +305,18 @@ describe('POST /api/email/accountant/send', () => {
     expect(text).toContain('"Rent, ""main"" office"'); // RFC 4180 quoting
     expect(text.endsWith('\r\n')).toBe(true);
     const rows = parseCsv(text);
-    expect(rows[0]).toEqual(['section', 'id', 'date', 'type', 'description', 'category', 'counterparty', 'status', 'amount', 'currency']);
+    expect(rows[0]).toEqual([
+      'section',
+      'id',
+      'date',
+      'type',
+      'description',
+      'category',
+      'counterparty',
+      'status',
+      'amount',
+      'currency',
+    ]);
     const body = rows.slice(1).map((r) => [r[0], r[2], r[3], r[4], r[6], r[7], r[8], r[9]]);
     expect(body).toEqual([
       ['transactions', '2025-03-01', 'income', 'Consulting', '', 'completed', '1000.10', 'BRL'],
@@ -233,7 +330,9 @@ describe('POST /api/email/accountant/send', () => {
     ]);
     expect(rows.slice(1).every((r) => r.length === 10 && /^\d+$/.test(r[1]))).toBe(true);
 
-    const notices = await financeClient(t.app, account.admin.accessToken).get('/api/notifications?type=accountant_sent');
+    const notices = await financeClient(t.app, account.admin.accessToken).get(
+      '/api/notifications?type=accountant_sent',
+    );
     expect(notices.body.data.notifications).toEqual([
       expect.objectContaining({
         title: 'Report sent to the accountant',
@@ -245,11 +344,18 @@ describe('POST /api/email/accountant/send', () => {
   });
 
   it('lists only the sections whose include flag is on (totals always)', async () => {
-    const { account, c, email } = await configured({ includeTransactions: false, includeBills: false, includeExpenses: true });
+    const { account, c, email } = await configured({
+      includeTransactions: false,
+      includeBills: false,
+      includeExpenses: true,
+    });
     await seedMarch(account.admin.accessToken);
     const from = smtp.received.length;
     const res = await c.post('/api/email/accountant/send', { referenceMonth: '2025-03' });
-    expect(res.body.data).toMatchObject({ totals: { income: 1200.3, expenses: 300.34, balance: 899.96 }, counts: { transactions: 0, bills: 0, expenses: 2 } });
+    expect(res.body.data).toMatchObject({
+      totals: { income: 1200.3, expenses: 300.34, balance: 899.96 },
+      counts: { transactions: 0, bills: 0, expenses: 2 },
+    });
     const [mail] = await mailsTo(email, from);
     const rows = parseCsv(mail.attachments[0].content.toString('utf8'));
     expect(rows.slice(1).map((r) => r[0])).toEqual(['expenses', 'expenses']);
@@ -257,7 +363,10 @@ describe('POST /api/email/accountant/send', () => {
     await c.post('/api/email/accountant', { email, includeExpenses: false });
     const from2 = smtp.received.length;
     const none = await c.post('/api/email/accountant/send', { referenceMonth: '2025-02' });
-    expect(none.body.data).toMatchObject({ totals: { income: 0, expenses: 70, balance: -70 }, counts: { transactions: 0, bills: 0, expenses: 0 } });
+    expect(none.body.data).toMatchObject({
+      totals: { income: 0, expenses: 70, balance: -70 },
+      counts: { transactions: 0, bills: 0, expenses: 0 },
+    });
     const [empty] = await mailsTo(email, from2);
     expect(parseCsv(empty.attachments[0].content.toString('utf8'))).toHaveLength(1); // the header row only
   });
@@ -289,11 +398,15 @@ describe('POST /api/email/accountant/send', () => {
     }
     const future = await ready.c.post('/api/email/accountant/send', { referenceMonth: nextMonth });
     expect(future.body.error.details).toEqual([{ field: 'referenceMonth', message: 'must not be a future month' }]);
-    expect((await noSmtp.c.post('/api/email/accountant/send', { referenceMonth: '2025-03' })).body.message).toContain('SMTP is not configured');
+    expect((await noSmtp.c.post('/api/email/accountant/send', { referenceMonth: '2025-03' })).body.message).toContain(
+      'SMTP is not configured',
+    );
     expect(smtp.received.length).toBe(received);
     expect(await countFinanceRows(t.db, 'notifications')).toBe(notifications);
     // The current month is allowed (a report so far).
-    expect((await ready.c.post('/api/email/accountant/send', { referenceMonth: utcMonth(Date.now()) })).status).toBe(200);
+    expect((await ready.c.post('/api/email/accountant/send', { referenceMonth: utcMonth(Date.now()) })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -311,7 +424,10 @@ describe('automatic sending', () => {
 
     // April has 30 days: sendDay 31 means April 30. Two instances at once: one report.
     const day = Date.parse('2025-04-30T06:00:00Z');
-    const sent = await Promise.all([one.sendDueAutomaticReports(day, accountId), two.sendDueAutomaticReports(day, accountId)]);
+    const sent = await Promise.all([
+      one.sendDueAutomaticReports(day, accountId),
+      two.sendDueAutomaticReports(day, accountId),
+    ]);
     expect(sent.sort()).toEqual([0, 1]);
     expect(await one.sendDueAutomaticReports(day + 3_600_000, accountId)).toBe(0);
     expect(await one.sendDueAutomaticReports(Date.parse('2025-05-01T06:00:00Z'), accountId)).toBe(0); // May's day is May 31
@@ -323,7 +439,10 @@ describe('automatic sending', () => {
     expect(settings.body.data.lastAutoSentMonth).toBe('2025-03');
     const notices = await notificationsOf(account);
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatchObject({ title: 'Monthly report sent to the accountant', message: `Report for 2025-03 sent to ${email}` });
+    expect(notices[0]).toMatchObject({
+      title: 'Monthly report sent to the accountant',
+      message: `Report for 2025-03 sent to ${email}`,
+    });
   });
 
   it('gives the month back when sending fails, tells the administrators once, and a later run tries again', async () => {
@@ -339,10 +458,16 @@ describe('automatic sending', () => {
     const system = await notificationsOf(account, 'system');
     expect(system.map((n) => String(n.user_id))).toEqual([account.admin.id]);
     expect(system[0].title).toBe('Automatic accountant report not sent');
-    expect(system[0].message).toContain('The report for 2025-04 could not be sent to the accountant: SMTP is not configured');
+    expect(system[0].message).toContain(
+      'The report for 2025-04 could not be sent to the accountant: SMTP is not configured',
+    );
     const listed = await financeClient(t.app, account.admin.accessToken).get('/api/notifications?type=system');
-    expect(listed.body.data.notifications).toEqual([expect.objectContaining({ type: 'system', data: { referenceMonth: '2025-04', code: 'smtp_not_configured' } })]);
-    expect((await financeClient(t.app, agent.accessToken).get('/api/notifications?type=system')).body.data.total).toBe(0);
+    expect(listed.body.data.notifications).toEqual([
+      expect.objectContaining({ type: 'system', data: { referenceMonth: '2025-04', code: 'smtp_not_configured' } }),
+    ]);
+    expect((await financeClient(t.app, agent.accessToken).get('/api/notifications?type=system')).body.data.total).toBe(
+      0,
+    );
 
     await c.post('/api/email/smtp', smtpConfig());
     const from = smtp.received.length;

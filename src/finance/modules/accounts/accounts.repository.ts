@@ -2,7 +2,11 @@ import type { Q } from '../../context.js';
 import type { MembershipRole } from '../../db/schema.js';
 
 export async function insertAccount(q: Q, name: string, now: number) {
-  return q.insertInto('accounts').values({ name, created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow();
+  return q
+    .insertInto('accounts')
+    .values({ name, created_at: now, updated_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function findAccount(q: Q, id: number) {
@@ -22,7 +26,14 @@ export async function findMembership(q: Q, accountId: number, userId: number) {
   return q
     .selectFrom('memberships')
     .innerJoin('accounts', 'accounts.id', 'memberships.account_id')
-    .select(['memberships.id', 'memberships.account_id', 'memberships.user_id', 'memberships.role', 'memberships.created_at', 'accounts.name as account_name'])
+    .select([
+      'memberships.id',
+      'memberships.account_id',
+      'memberships.user_id',
+      'memberships.role',
+      'memberships.created_at',
+      'accounts.name as account_name',
+    ])
     .where('memberships.account_id', '=', accountId)
     .where('memberships.user_id', '=', userId)
     .executeTakeFirst();
@@ -96,7 +107,11 @@ export async function countMembers(q: Q, accountId: number, role?: MembershipRol
 }
 
 export async function deleteMembership(q: Q, accountId: number, userId: number): Promise<boolean> {
-  const result = await q.deleteFrom('memberships').where('account_id', '=', accountId).where('user_id', '=', userId).executeTakeFirst();
+  const result = await q
+    .deleteFrom('memberships')
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
@@ -111,5 +126,10 @@ export async function lockAdminMemberships(q: Q, accountId: number, dialect: 'sq
 }
 
 export async function updateMembershipRole(q: Q, accountId: number, userId: number, role: MembershipRole) {
-  await q.updateTable('memberships').set({ role }).where('account_id', '=', accountId).where('user_id', '=', userId).execute();
+  await q
+    .updateTable('memberships')
+    .set({ role })
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .execute();
 }

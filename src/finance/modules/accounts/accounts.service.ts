@@ -44,13 +44,23 @@ export class AccountsService {
     return (await repo.listMembershipsOfUser(q, userId, { limit: 1, offset: 0 }))[0];
   }
 
-  async membershipsOf(userId: number, page: Page, q: Q = this.deps.db): Promise<{ rows: MembershipOfUser[]; total: number }> {
-    const [rows, total] = await Promise.all([repo.listMembershipsOfUser(q, userId, offsetOf(page)), repo.countMembershipsOfUser(q, userId)]);
+  async membershipsOf(
+    userId: number,
+    page: Page,
+    q: Q = this.deps.db,
+  ): Promise<{ rows: MembershipOfUser[]; total: number }> {
+    const [rows, total] = await Promise.all([
+      repo.listMembershipsOfUser(q, userId, offsetOf(page)),
+      repo.countMembershipsOfUser(q, userId),
+    ]);
     return { rows, total };
   }
 
   async members(accountId: number, page: Page, q: Q = this.deps.db): Promise<{ rows: MemberRow[]; total: number }> {
-    const [rows, total] = await Promise.all([repo.listMembers(q, accountId, offsetOf(page)), repo.countMembers(q, accountId)]);
+    const [rows, total] = await Promise.all([
+      repo.listMembers(q, accountId, offsetOf(page)),
+      repo.countMembers(q, accountId),
+    ]);
     return { rows, total };
   }
 

@@ -16,7 +16,10 @@ export const presentUserSummary = (user: User, role: MembershipRole) => ({
   role,
 });
 
-export const presentAccountRef = (account: { id: number; name: string }) => ({ id: idString(account.id), name: account.name });
+export const presentAccountRef = (account: { id: number; name: string }) => ({
+  id: idString(account.id),
+  name: account.name,
+});
 
 export function presentSession(s: SessionView) {
   return { ...s.pair, user: presentUserSummary(s.user, s.role), account: presentAccountRef(s.account) };

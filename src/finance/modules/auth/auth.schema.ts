@@ -19,7 +19,9 @@ export const SetupBody = Type.Object({
 });
 export type SetupBody = Static<typeof SetupBody>;
 
-export const SetupHeaders = Type.Object({ 'x-setup-token': Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) });
+export const SetupHeaders = Type.Object({
+  'x-setup-token': Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+});
 
 export const RegisterBody = Type.Object({
   email: Email,
@@ -35,12 +37,19 @@ export type LoginBody = Static<typeof LoginBody>;
 export const RefreshBody = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 200 }) });
 
 export const SwitchAccountBody = Type.Object({
-  accountId: Type.Union([IdString, Type.Integer({ minimum: 1, maximum: 2147483647 })], { description: 'id of an account the user belongs to (string)' }),
+  accountId: Type.Union([IdString, Type.Integer({ minimum: 1, maximum: 2147483647 })], {
+    description: 'id of an account the user belongs to (string)',
+  }),
 });
 
 export const NeedsSetupSchema = Type.Object({ needsSetup: Type.Boolean(), requiresSetupToken: Type.Boolean() });
 
-export const UserSummarySchema = Type.Object({ id: Type.String(), email: Type.String(), fullName: Type.String(), role: Role });
+export const UserSummarySchema = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  fullName: Type.String(),
+  role: Role,
+});
 export const AccountRefSchema = Type.Object({ id: Type.String(), name: Type.String() });
 
 export const TokenPairSchema = Type.Object({

@@ -44,7 +44,8 @@ export class AuthService {
     const expected = this.deps.config.finance.setupToken;
     if (expected !== null) {
       const given = body.setupToken ?? headerToken;
-      if (given === undefined) throw new HttpError(401, 'setup_token_required', 'A setup token is required (setupToken or X-Setup-Token)');
+      if (given === undefined)
+        throw new HttpError(401, 'setup_token_required', 'A setup token is required (setupToken or X-Setup-Token)');
       if (!sameSecret(given, expected)) throw new HttpError(403, 'invalid_setup_token', 'The setup token is not valid');
     }
     const passwordHash = await this.users.hash(body.password);
@@ -65,13 +66,21 @@ export class AuthService {
    */
   async register(body: RegisterBody, ip: string): Promise<SessionView> {
     if (this.deps.config.finance.signup === 'closed') {
-      throw new HttpError(403, 'signup_closed', 'Self-registration is closed on this server; ask an administrator for an invitation');
+      throw new HttpError(
+        403,
+        'signup_closed',
+        'Self-registration is closed on this server; ask an administrator for an invitation',
+      );
     }
     const fullName = requireName('fullName', body.fullName);
     const accountName = body.companyName === undefined ? fullName : requireName('companyName', body.companyName);
     await this.rateLimits.consume([rule('registerPerIp', ip)]);
     if (!(await this.users.anyExists())) {
-      throw new HttpError(409, 'setup_required', 'The service is not set up yet: create the first user with POST /api/auth/setup');
+      throw new HttpError(
+        409,
+        'setup_required',
+        'The service is not set up yet: create the first user with POST /api/auth/setup',
+      );
     }
     if (await this.users.findByEmail(body.email)) {
       throw conflict('A user with this e-mail already exists', [{ field: 'email', message: 'is already registered' }]);
@@ -96,7 +105,9 @@ export class AuthService {
     }
     const membership = await this.accounts.firstMembership(user.id);
     if (!membership) throw forbidden('This user does not belong to any account');
-    const pair = await this.deps.db.transaction().execute((trx) => this.sessions.issue(trx, user, membership.account_id, membership.role));
+    const pair = await this.deps.db
+      .transaction()
+      .execute((trx) => this.sessions.issue(trx, user, membership.account_id, membership.role));
     return { pair, user, role: membership.role, account: { id: membership.account_id, name: membership.account_name } };
   }
 
@@ -118,7 +129,10 @@ export class AuthService {
   }
 
   async me(ctx: FinanceContext) {
-    const [user, membership] = await Promise.all([this.users.get(ctx.userId), this.accounts.membership(ctx.accountId, ctx.userId)]);
+    const [user, membership] = await Promise.all([
+      this.users.get(ctx.userId),
+      this.accounts.membership(ctx.accountId, ctx.userId),
+    ]);
     if (!user || !membership) throw unauthorized();
     return { user, role: membership.role, account: { id: membership.account_id, name: membership.account_name } };
   }
@@ -129,10 +143,15 @@ export class AuthService {
 
   /** New tokens (a new family) for another account of the user; 404 when not a member. */
   async switchAccount(ctx: FinanceContext, accountId: number): Promise<SessionView> {
-    const [user, membership] = await Promise.all([this.users.get(ctx.userId), this.accounts.membership(accountId, ctx.userId)]);
+    const [user, membership] = await Promise.all([
+      this.users.get(ctx.userId),
+      this.accounts.membership(accountId, ctx.userId),
+    ]);
     if (!membership) throw notFound('Account');
     if (!user) throw unauthorized();
-    const pair = await this.deps.db.transaction().execute((trx) => this.sessions.issue(trx, user, accountId, membership.role));
+    const pair = await this.deps.db
+      .transaction()
+      .execute((trx) => this.sessions.issue(trx, user, accountId, membership.role));
     return { pair, user, role: membership.role, account: { id: accountId, name: membership.account_name } };
   }
 }

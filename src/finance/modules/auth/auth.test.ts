@@ -29,7 +29,12 @@ const uniqueEmail = (p: string) => `${p}-${Math.random().toString(36).slice(2, 1
 describe('POST /api/auth/register', () => {
   it('creates a user and an account they administer, and signs them in', async () => {
     const email = uniqueEmail('Reg');
-    const res = await financeClient(t.app).post('/api/auth/register', { email: email.toUpperCase(), password: TEST_PASSWORD, fullName: ' Rita Register ', companyName: 'Rita Co' });
+    const res = await financeClient(t.app).post('/api/auth/register', {
+      email: email.toUpperCase(),
+      password: TEST_PASSWORD,
+      fullName: ' Rita Register ',
+      companyName: 'Rita Co',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       success: true,
@@ -38,11 +43,20 @@ describe('POST /api/auth/register', () => {
         accessToken: expect.any(String),
         refreshToken: expect.stringMatching(/^rt_/),
         expiresIn: 86400,
-        user: { id: expect.stringMatching(/^\d+$/), email: email.toLowerCase(), fullName: 'Rita Register', role: 'admin' },
+        user: {
+          id: expect.stringMatching(/^\d+$/),
+          email: email.toLowerCase(),
+          fullName: 'Rita Register',
+          role: 'admin',
+        },
         account: { id: expect.stringMatching(/^\d+$/), name: 'Rita Co' },
       },
     });
-    const user = await t.db.selectFrom('users').selectAll().where('id', '=', Number(res.body.data.user.id)).executeTakeFirstOrThrow();
+    const user = await t.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', Number(res.body.data.user.id))
+      .executeTakeFirstOrThrow();
     expect(user.password_hash).toMatch(/^\$argon2id\$/);
     expect(user.is_super_admin).toBe(0);
   });
@@ -50,7 +64,11 @@ describe('POST /api/auth/register', () => {
   it('answers 409 for an e-mail already registered (any case) and creates nothing', async () => {
     const account = await newFinanceAccount(t);
     const before = await financeSnapshot(t.db);
-    const res = await financeClient(t.app).post('/api/auth/register', { email: account.admin.email.toUpperCase(), password: TEST_PASSWORD, fullName: 'Dup' });
+    const res = await financeClient(t.app).post('/api/auth/register', {
+      email: account.admin.email.toUpperCase(),
+      password: TEST_PASSWORD,
+      fullName: 'Dup',
+    });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ success: false, error: { code: 'conflict', details: [{ field: 'email' }] } });
     expect(await financeSnapshot(t.db)).toEqual(before);
@@ -75,9 +93,18 @@ describe('POST /api/auth/register', () => {
     for (const body of bad) {
       const res = await financeClient(t.app).post('/api/auth/register', body);
       expect(res.status, JSON.stringify(body)).toBe(422);
-      expect(res.body).toMatchObject({ success: false, message: expect.any(String), error: { code: expect.any(String) } });
+      expect(res.body).toMatchObject({
+        success: false,
+        message: expect.any(String),
+        error: { code: expect.any(String) },
+      });
     }
-    const malformed = await financeCall(t.app, { method: 'POST', url: '/api/auth/register', body: '{"email":', headers: { 'content-type': 'application/json' } });
+    const malformed = await financeCall(t.app, {
+      method: 'POST',
+      url: '/api/auth/register',
+      body: '{"email":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ success: false, error: { code: 'malformed_body' } });
     expect(await financeSnapshot(t.db)).toEqual(before);
@@ -89,7 +116,10 @@ describe('POST /api/auth/register', () => {
 describe('POST /api/auth/login and GET /api/auth/me', () => {
   it('signs in with any e-mail case and returns tokens and the user', async () => {
     const account = await newFinanceAccount(t, { name: 'Login Co', fullName: 'Lena Login' });
-    const res = await financeClient(t.app).post('/api/auth/login', { email: account.admin.email.toUpperCase(), password: TEST_PASSWORD });
+    const res = await financeClient(t.app).post('/api/auth/login', {
+      email: account.admin.email.toUpperCase(),
+      password: TEST_PASSWORD,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
@@ -121,17 +151,33 @@ describe('POST /api/auth/login and GET /api/auth/me', () => {
 
   it('answers 401 invalid_credentials for a wrong password or unknown e-mail, the same way', async () => {
     const account = await newFinanceAccount(t);
-    const wrong = await financeClient(t.app).post('/api/auth/login', { email: account.admin.email, password: 'wrong password' });
-    const unknown = await financeClient(t.app).post('/api/auth/login', { email: uniqueEmail('ghost'), password: 'wrong password' });
+    const wrong = await financeClient(t.app).post('/api/auth/login', {
+      email: account.admin.email,
+      password: 'wrong password',
+    });
+    const unknown = await financeClient(t.app).post('/api/auth/login', {
+      email: uniqueEmail('ghost'),
+      password: 'wrong password',
+    });
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ success: false, message: 'Invalid e-mail or password', error: { code: 'invalid_credentials' } });
+      expect(res.body).toEqual({
+        success: false,
+        message: 'Invalid e-mail or password',
+        error: { code: 'invalid_credentials' },
+      });
     }
     expect(await countFinanceRows(t.db, 'refresh_tokens')).toBeGreaterThan(0);
   });
 
   it('answers bad login input with 422', async () => {
-    for (const body of [{}, { email: 'a@b.test' }, { email: 'a@b.test', password: '' }, { email: 5, password: 'x' }, { email: 'a@b.test', password: 'p'.repeat(257) }]) {
+    for (const body of [
+      {},
+      { email: 'a@b.test' },
+      { email: 'a@b.test', password: '' },
+      { email: 5, password: 'x' },
+      { email: 'a@b.test', password: 'p'.repeat(257) },
+    ]) {
       const res = await financeClient(t.app).post('/api/auth/login', body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.success).toBe(false);
@@ -145,7 +191,12 @@ describe('POST /api/auth/login and GET /api/auth/me', () => {
     expect(garbage.status).toBe(401);
     expect(garbage.body).toMatchObject({ success: false, error: { code: 'unauthorized' } });
 
-    const claims = { userId: Number(account.admin.id), accountId: Number(account.accountId), role: 'admin' as const, tokenVersion: 0 };
+    const claims = {
+      userId: Number(account.admin.id),
+      accountId: Number(account.accountId),
+      role: 'admin' as const,
+      tokenVersion: 0,
+    };
     const key = new TextEncoder().encode(JWT_SECRET);
     // Signed with the right key but issued 24 h + 1 s ago: expired.
     const expired = await signAccessToken(key, claims, Date.now() - ACCESS_TOKEN_TTL_MS - 1000);
@@ -166,10 +217,20 @@ describe('POST /api/auth/login and GET /api/auth/me', () => {
     const account = await newFinanceAccount(t);
     const ip = '198.51.100.20';
     for (let i = 0; i < 10; i++) {
-      expect((await financeClient(t.app, undefined, ip).post('/api/auth/login', { email: account.admin.email, password: 'wrong password' })).status).toBe(401);
+      expect(
+        (
+          await financeClient(t.app, undefined, ip).post('/api/auth/login', {
+            email: account.admin.email,
+            password: 'wrong password',
+          })
+        ).status,
+      ).toBe(401);
     }
     // The 11th attempt for that e-mail is refused, even with the right password and from another address.
-    const limited = await financeClient(t.app).post('/api/auth/login', { email: account.admin.email, password: TEST_PASSWORD });
+    const limited = await financeClient(t.app).post('/api/auth/login', {
+      email: account.admin.email,
+      password: TEST_PASSWORD,
+    });
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({ success: false, message: expect.any(String), error: { code: 'rate_limited' } });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -177,9 +238,19 @@ describe('POST /api/auth/login and GET /api/auth/me', () => {
 
     const ip2 = '198.51.100.21';
     for (let i = 0; i < 30; i++) {
-      expect((await financeClient(t.app, undefined, ip2).post('/api/auth/login', { email: uniqueEmail('spray'), password: 'x' })).status).toBe(401);
+      expect(
+        (
+          await financeClient(t.app, undefined, ip2).post('/api/auth/login', {
+            email: uniqueEmail('spray'),
+            password: 'x',
+          })
+        ).status,
+      ).toBe(401);
     }
-    const perIp = await financeClient(t.app, undefined, ip2).post('/api/auth/login', { email: uniqueEmail('spray'), password: 'x' });
+    const perIp = await financeClient(t.app, undefined, ip2).post('/api/auth/login', {
+      email: uniqueEmail('spray'),
+      password: 'x',
+    });
     expect(perIp.status).toBe(429);
     expect(perIp.headers['retry-after']).toBeDefined();
   });
@@ -188,11 +259,19 @@ describe('POST /api/auth/login and GET /api/auth/me', () => {
     await newFinanceAccount(t);
     const ip = '198.51.100.30';
     for (let i = 0; i < 10; i++) {
-      const res = await financeClient(t.app, undefined, ip).post('/api/auth/register', { email: uniqueEmail('burst'), password: TEST_PASSWORD, fullName: 'Burst' });
+      const res = await financeClient(t.app, undefined, ip).post('/api/auth/register', {
+        email: uniqueEmail('burst'),
+        password: TEST_PASSWORD,
+        fullName: 'Burst',
+      });
       expect(res.status).toBe(201);
     }
     const users = await countFinanceRows(t.db, 'users');
-    const limited = await financeClient(t.app, undefined, ip).post('/api/auth/register', { email: uniqueEmail('burst'), password: TEST_PASSWORD, fullName: 'Burst' });
+    const limited = await financeClient(t.app, undefined, ip).post('/api/auth/register', {
+      email: uniqueEmail('burst'),
+      password: TEST_PASSWORD,
+      fullName: 'Burst',
+    });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(60);
     expect(await countFinanceRows(t.db, 'users')).toBe(users);
@@ -204,11 +283,16 @@ describe('POST /api/auth/refresh', () => {
     const { admin } = await newFinanceAccount(t);
     const res = await financeClient(t.app).post('/api/auth/refresh', { refreshToken: admin.refreshToken });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, data: { accessToken: expect.any(String), refreshToken: expect.stringMatching(/^rt_/), expiresIn: 86400 } });
+    expect(res.body).toEqual({
+      success: true,
+      data: { accessToken: expect.any(String), refreshToken: expect.stringMatching(/^rt_/), expiresIn: 86400 },
+    });
     expect(res.body.data.refreshToken).not.toBe(admin.refreshToken);
     expect((await financeClient(t.app, res.body.data.accessToken).get('/api/auth/me')).status).toBe(200);
     // And the rotated token rotates again.
-    expect((await financeClient(t.app).post('/api/auth/refresh', { refreshToken: res.body.data.refreshToken })).status).toBe(200);
+    expect(
+      (await financeClient(t.app).post('/api/auth/refresh', { refreshToken: res.body.data.refreshToken })).status,
+    ).toBe(200);
   });
 
   it('detects reuse: an already-used token answers 401 and revokes its whole family', async () => {
@@ -222,19 +306,31 @@ describe('POST /api/auth/refresh', () => {
     expect(reuse.body).toMatchObject({ success: false, error: { code: 'unauthorized' } });
     // The token issued by the rotation is revoked too.
     expect((await financeClient(t.app).post('/api/auth/refresh', { refreshToken: rotated })).status).toBe(401);
-    const rows = await t.db.selectFrom('refresh_tokens').select(['revoked_at']).where('user_id', '=', Number(admin.id)).execute();
+    const rows = await t.db
+      .selectFrom('refresh_tokens')
+      .select(['revoked_at'])
+      .where('user_id', '=', Number(admin.id))
+      .execute();
     expect(rows.length).toBe(2);
     expect(rows.every((r) => r.revoked_at !== null)).toBe(true);
     // Another session (another family) of the same user is untouched.
     const other = await loginFinance(t, admin.email, admin.password);
-    expect((await financeClient(t.app).post('/api/auth/refresh', { refreshToken: other.refreshToken })).status).toBe(200);
+    expect((await financeClient(t.app).post('/api/auth/refresh', { refreshToken: other.refreshToken })).status).toBe(
+      200,
+    );
   });
 
   it('answers 401 for an unknown or expired refresh token and 422 for bad input', async () => {
     const { admin } = await newFinanceAccount(t);
     expect((await financeClient(t.app).post('/api/auth/refresh', { refreshToken: 'rt_unknown' })).status).toBe(401);
-    await t.db.updateTable('refresh_tokens').set({ expires_at: Date.now() - 1 }).where('user_id', '=', Number(admin.id)).execute();
-    expect((await financeClient(t.app).post('/api/auth/refresh', { refreshToken: admin.refreshToken })).status).toBe(401);
+    await t.db
+      .updateTable('refresh_tokens')
+      .set({ expires_at: Date.now() - 1 })
+      .where('user_id', '=', Number(admin.id))
+      .execute();
+    expect((await financeClient(t.app).post('/api/auth/refresh', { refreshToken: admin.refreshToken })).status).toBe(
+      401,
+    );
     const before = await countFinanceRows(t.db, 'refresh_tokens');
     for (const body of [{}, { refreshToken: '' }, { refreshToken: 7 }, { refreshToken: 'x'.repeat(201) }]) {
       expect((await financeClient(t.app).post('/api/auth/refresh', body)).status, JSON.stringify(body)).toBe(422);
@@ -275,8 +371,12 @@ describe('GET /api/auth/accounts and POST /api/auth/switch-account', () => {
     // In "Other" the user is an agent: admin routes are refused there.
     expect((await financeClient(t.app, switched.body.data.accessToken).get('/api/email/smtp')).status).toBe(403);
     // The refreshed pair stays in "Other".
-    const refreshed = await financeClient(t.app).post('/api/auth/refresh', { refreshToken: switched.body.data.refreshToken });
-    expect((await financeClient(t.app, refreshed.body.data.accessToken).get('/api/auth/me')).body.data.account.id).toBe(other.accountId);
+    const refreshed = await financeClient(t.app).post('/api/auth/refresh', {
+      refreshToken: switched.body.data.refreshToken,
+    });
+    expect((await financeClient(t.app, refreshed.body.data.accessToken).get('/api/auth/me')).body.data.account.id).toBe(
+      other.accountId,
+    );
     // The original token still acts in "Home".
     expect((await c.get('/api/auth/me')).body.data.account.id).toBe(home.accountId);
     // A numeric id is accepted too.
@@ -292,11 +392,19 @@ describe('GET /api/auth/accounts and POST /api/auth/switch-account', () => {
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ success: false, error: { code: 'not_found' } });
     expect((await c.post('/api/auth/switch-account', { accountId: '999999' })).status).toBe(404);
-    for (const body of [{}, { accountId: 'abc' }, { accountId: '0' }, { accountId: -1 }, { accountId: '1'.repeat(11) }]) {
+    for (const body of [
+      {},
+      { accountId: 'abc' },
+      { accountId: '0' },
+      { accountId: -1 },
+      { accountId: '1'.repeat(11) },
+    ]) {
       expect((await c.post('/api/auth/switch-account', body)).status, JSON.stringify(body)).toBe(422);
     }
     expect(await countFinanceRows(t.db, 'refresh_tokens')).toBe(before);
-    expect((await financeClient(t.app).post('/api/auth/switch-account', { accountId: mine.accountId })).status).toBe(401);
+    expect((await financeClient(t.app).post('/api/auth/switch-account', { accountId: mine.accountId })).status).toBe(
+      401,
+    );
     expect((await financeClient(t.app).get('/api/auth/accounts')).status).toBe(401);
     expect((await c.get('/api/auth/accounts?limit=0')).status).toBe(422);
   });
@@ -305,9 +413,13 @@ describe('GET /api/auth/accounts and POST /api/auth/switch-account', () => {
     const account = await newFinanceAccount(t);
     const agent = await addFinanceMember(t, account, 'agent');
     expect((await financeClient(t.app, agent.accessToken).get('/api/auth/me')).status).toBe(200);
-    expect((await financeClient(t.app, account.admin.accessToken).delete(`/api/accounts/members/${agent.id}`)).status).toBe(200);
+    expect(
+      (await financeClient(t.app, account.admin.accessToken).delete(`/api/accounts/members/${agent.id}`)).status,
+    ).toBe(200);
     expect((await financeClient(t.app, agent.accessToken).get('/api/auth/me')).status).toBe(401);
-    expect((await financeClient(t.app).post('/api/auth/refresh', { refreshToken: agent.refreshToken })).status).toBe(401);
+    expect((await financeClient(t.app).post('/api/auth/refresh', { refreshToken: agent.refreshToken })).status).toBe(
+      401,
+    );
     // Without any membership left, login is refused with 403.
     const login = await financeClient(t.app).post('/api/auth/login', { email: agent.email, password: agent.password });
     expect(login.status).toBe(403);

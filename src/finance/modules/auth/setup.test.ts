@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildFinanceTestApp, type FinanceTestApp } from '../../../../test/helpers/test-app.js';
-import { countFinanceRows, financeCall, financeClient, financeSnapshot, TEST_PASSWORD } from '../../../../test/helpers/finance-factories.js';
+import {
+  countFinanceRows,
+  financeCall,
+  financeClient,
+  financeSnapshot,
+  TEST_PASSWORD,
+} from '../../../../test/helpers/finance-factories.js';
 
 const SETUP_TOKEN = 'setup-token-0123456789';
 const apps: FinanceTestApp[] = [];
@@ -13,13 +19,21 @@ afterEach(async () => {
   await Promise.all(apps.splice(0).map((t) => t.close()));
 });
 
-const setupBody = { email: 'Owner@Example.TEST', password: TEST_PASSWORD, fullName: 'Olivia Owner', companyName: 'Owner Ltd' };
+const setupBody = {
+  email: 'Owner@Example.TEST',
+  password: TEST_PASSWORD,
+  fullName: 'Olivia Owner',
+  companyName: 'Owner Ltd',
+};
 
 describe('GET /api/auth/needs-setup and POST /api/auth/setup', () => {
   it('creates the SuperAdmin and their account once; needsSetup turns false; a second setup is 409', async () => {
     const t = await fresh();
     const c = financeClient(t.app);
-    expect((await c.get('/api/auth/needs-setup')).body).toEqual({ success: true, data: { needsSetup: true, requiresSetupToken: false } });
+    expect((await c.get('/api/auth/needs-setup')).body).toEqual({
+      success: true,
+      data: { needsSetup: true, requiresSetupToken: false },
+    });
 
     const res = await c.post('/api/auth/setup', setupBody);
     expect(res.status).toBe(201);
@@ -30,12 +44,22 @@ describe('GET /api/auth/needs-setup and POST /api/auth/setup', () => {
         accessToken: expect.any(String),
         refreshToken: expect.any(String),
         expiresIn: 86400,
-        user: { id: expect.stringMatching(/^\d+$/), email: 'owner@example.test', fullName: 'Olivia Owner', role: 'admin' },
+        user: {
+          id: expect.stringMatching(/^\d+$/),
+          email: 'owner@example.test',
+          fullName: 'Olivia Owner',
+          role: 'admin',
+        },
         account: { id: expect.stringMatching(/^\d+$/), name: 'Owner Ltd' },
       },
     });
     const me = await financeClient(t.app, res.body.data.accessToken).get('/api/auth/me');
-    expect(me.body.data).toMatchObject({ email: 'owner@example.test', role: 'admin', isSuperAdmin: true, account: { name: 'Owner Ltd' } });
+    expect(me.body.data).toMatchObject({
+      email: 'owner@example.test',
+      role: 'admin',
+      isSuperAdmin: true,
+      account: { name: 'Owner Ltd' },
+    });
 
     expect((await c.get('/api/auth/needs-setup')).body.data).toEqual({ needsSetup: false, requiresSetupToken: false });
     const before = await financeSnapshot(t.db);
@@ -64,15 +88,27 @@ describe('GET /api/auth/needs-setup and POST /api/auth/setup', () => {
     const wrong = await c.post('/api/auth/setup', { ...setupBody, setupToken: 'not-the-token' });
     expect(wrong.status).toBe(403);
     expect(wrong.body.error.code).toBe('invalid_setup_token');
-    const wrongHeader = await financeCall(t.app, { method: 'POST', url: '/api/auth/setup', body: setupBody, headers: { 'x-setup-token': `${SETUP_TOKEN}x` } });
+    const wrongHeader = await financeCall(t.app, {
+      method: 'POST',
+      url: '/api/auth/setup',
+      body: setupBody,
+      headers: { 'x-setup-token': `${SETUP_TOKEN}x` },
+    });
     expect(wrongHeader.status).toBe(403);
     expect(await countFinanceRows(t.db, 'users')).toBe(0);
 
-    const viaHeader = await financeCall(t.app, { method: 'POST', url: '/api/auth/setup', body: setupBody, headers: { 'x-setup-token': SETUP_TOKEN } });
+    const viaHeader = await financeCall(t.app, {
+      method: 'POST',
+      url: '/api/auth/setup',
+      body: setupBody,
+      headers: { 'x-setup-token': SETUP_TOKEN },
+    });
     expect(viaHeader.status).toBe(201);
     expect((await c.get('/api/auth/needs-setup')).body.data).toEqual({ needsSetup: false, requiresSetupToken: false });
     // Even with the right token, setup happens once.
-    expect((await c.post('/api/auth/setup', { ...setupBody, email: 'x@example.test', setupToken: SETUP_TOKEN })).status).toBe(409);
+    expect(
+      (await c.post('/api/auth/setup', { ...setupBody, email: 'x@example.test', setupToken: SETUP_TOKEN })).status,
+    ).toBe(409);
   });
 
   it('accepts the token in the body', async () => {
@@ -105,7 +141,11 @@ describe('GET /api/auth/needs-setup and POST /api/auth/setup', () => {
     for (const body of bad) {
       const res = await c.post('/api/auth/setup', body);
       expect(res.status, JSON.stringify(body)).toBe(422);
-      expect(res.body).toMatchObject({ success: false, message: expect.any(String), error: { code: expect.any(String) } });
+      expect(res.body).toMatchObject({
+        success: false,
+        message: expect.any(String),
+        error: { code: expect.any(String) },
+      });
     }
     expect(await countFinanceRows(t.db, 'users')).toBe(0);
     expect(await countFinanceRows(t.db, 'accounts')).toBe(0);
@@ -114,7 +154,8 @@ describe('GET /api/auth/needs-setup and POST /api/auth/setup', () => {
   it('rate limits setup attempts per client address (429 with Retry-After)', async () => {
     const t = await fresh({ FINANCE_SETUP_TOKEN: SETUP_TOKEN });
     const c = financeClient(t.app, undefined, '203.0.113.7');
-    for (let i = 0; i < 10; i++) expect((await c.post('/api/auth/setup', { ...setupBody, setupToken: `wrong-${i}` })).status).toBe(403);
+    for (let i = 0; i < 10; i++)
+      expect((await c.post('/api/auth/setup', { ...setupBody, setupToken: `wrong-${i}` })).status).toBe(403);
     const limited = await c.post('/api/auth/setup', { ...setupBody, setupToken: SETUP_TOKEN });
     expect(limited.status).toBe(429);
     expect(limited.body.error.code).toBe('rate_limited');
@@ -123,6 +164,8 @@ describe('GET /api/auth/needs-setup and POST /api/auth/setup', () => {
     expect(retryAfter).toBeLessThanOrEqual(120);
     expect(await countFinanceRows(t.db, 'users')).toBe(0);
     // Another address is not limited.
-    expect((await financeClient(t.app).post('/api/auth/setup', { ...setupBody, setupToken: SETUP_TOKEN })).status).toBe(201);
+    expect((await financeClient(t.app).post('/api/auth/setup', { ...setupBody, setupToken: SETUP_TOKEN })).status).toBe(
+      201,
+    );
   });
 });

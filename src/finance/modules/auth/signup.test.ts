@@ -36,7 +36,12 @@ describe('with FINANCE_SIGNUP=closed', () => {
     expect(operator.admin.accessToken).toEqual(expect.any(String));
 
     const before = await financeSnapshot(t.db);
-    const res = await financeClient(t.app).post('/api/auth/register', { email: 'someone@example.test', password: TEST_PASSWORD, fullName: 'Some One', companyName: 'Some Co' });
+    const res = await financeClient(t.app).post('/api/auth/register', {
+      email: 'someone@example.test',
+      password: TEST_PASSWORD,
+      fullName: 'Some One',
+      companyName: 'Some Co',
+    });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({
       success: false,
@@ -44,7 +49,10 @@ describe('with FINANCE_SIGNUP=closed', () => {
       error: { code: 'signup_closed' },
     });
     expect(await financeSnapshot(t.db)).toEqual(before);
-    expect((await financeClient(t.app).post('/api/auth/login', { email: 'someone@example.test', password: TEST_PASSWORD })).status).toBe(401);
+    expect(
+      (await financeClient(t.app).post('/api/auth/login', { email: 'someone@example.test', password: TEST_PASSWORD }))
+        .status,
+    ).toBe(401);
   });
 
   it('people still join through invitations', async () => {

@@ -4,7 +4,14 @@ import { notFound } from '../../../core/http/errors.js';
 import type { FinanceContext, FinanceDeps, Q, Trx } from '../../context.js';
 import type { Bill, BillStatus, BillsTable } from '../../db/schema.js';
 import { recordFinanceEvent } from '../../events.js';
-import { DEFAULT_CURRENCY, checkPeriod, invalidTransition, optionalText, requiredText, toCents } from '../../http/values.js';
+import {
+  DEFAULT_CURRENCY,
+  checkPeriod,
+  invalidTransition,
+  optionalText,
+  requiredText,
+  toCents,
+} from '../../http/values.js';
 import { presentBill } from './bills.presenter.js';
 import * as repo from './bills.repository.js';
 import type { BillCreateBody, BillListQuery, BillUpdateBody } from './bills.schema.js';
@@ -75,7 +82,11 @@ export class BillsService {
   /** open -> paid (paid_at now); records `bill.paid` with the bill as `data`. */
   async pay(ctx: FinanceContext, id: number): Promise<Bill> {
     return this.transition(ctx, id, ['open'], 'paid', async (trx, now) => {
-      const row = await repo.transitionBill(trx, ctx.accountId, id, ['open'], { status: 'paid', paid_at: now, updated_at: now });
+      const row = await repo.transitionBill(trx, ctx.accountId, id, ['open'], {
+        status: 'paid',
+        paid_at: now,
+        updated_at: now,
+      });
       if (row) await recordFinanceEvent(trx, ctx.accountId, 'bill.paid', presentBill(row));
       return row;
     });

@@ -27,7 +27,8 @@ afterAll(async () => {
 const P = '/api/bills';
 const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const row = (id: string) => t.db.selectFrom('bills').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
-const paidEvents = async (id: string) => (await financeEvents(t.db, 'bill.paid')).filter((e) => e.payload.data.id === id);
+const paidEvents = async (id: string) =>
+  (await financeEvents(t.db, 'bill.paid')).filter((e) => e.payload.data.id === id);
 
 describe('POST /api/bills', () => {
   it('creates an open bill with the full shape', async () => {
@@ -58,9 +59,18 @@ describe('POST /api/bills', () => {
       },
     });
     expect((await row(res.body.data.id)).amount_cents).toBe(30);
-    expect((await financeClient(t.app, acme.admin.accessToken).get(`${P}/${res.body.data.id}`)).body).toEqual({ success: true, data: res.body.data });
+    expect((await financeClient(t.app, acme.admin.accessToken).get(`${P}/${res.body.data.id}`)).body).toEqual({
+      success: true,
+      data: res.body.data,
+    });
     const minimal = await newFinanceBill(t, acme.admin.accessToken, { amount: 1234.56 });
-    expect(minimal).toMatchObject({ description: null, category: null, currency: 'BRL', amount: 1234.56, status: 'open' });
+    expect(minimal).toMatchObject({
+      description: null,
+      category: null,
+      currency: 'BRL',
+      amount: 1234.56,
+      status: 'open',
+    });
   });
 
   it('refuses bad input with 422 and the envelope, changing nothing', async () => {
@@ -84,8 +94,15 @@ describe('POST /api/bills', () => {
     for (const [body, field] of cases) {
       const res = await c.post(P, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
-      expect(res.body).toMatchObject({ success: false, message: expect.any(String), error: { code: expect.any(String) } });
-      expect(res.body.error.details.map((d: { field: string }) => d.field), JSON.stringify(body)).toContain(field);
+      expect(res.body).toMatchObject({
+        success: false,
+        message: expect.any(String),
+        error: { code: expect.any(String) },
+      });
+      expect(
+        res.body.error.details.map((d: { field: string }) => d.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
     expect(await financeDataSnapshot(t.db)).toEqual(before);
   });
@@ -125,10 +142,17 @@ describe('bill transitions', () => {
     const bill = await newFinanceBill(t, agent.accessToken, { amount: 99.99 });
     const res = await financeClient(t.app, agent.accessToken).post(`${P}/${bill.id}/pay`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: 'Bill paid', data: { ...bill, status: 'paid', paidAt: iso, updatedAt: iso } });
+    expect(res.body).toEqual({
+      success: true,
+      message: 'Bill paid',
+      data: { ...bill, status: 'paid', paidAt: iso, updatedAt: iso },
+    });
     const events = await paidEvents(bill.id);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ accountId: Number(acme.accountId), payload: { event: 'bill.paid', account_id: acme.accountId, created_at: iso, data: res.body.data } });
+    expect(events[0]).toMatchObject({
+      accountId: Number(acme.accountId),
+      payload: { event: 'bill.paid', account_id: acme.accountId, created_at: iso, data: res.body.data },
+    });
 
     const stored = await row(bill.id);
     for (const action of ['pay', 'cancel']) {
@@ -159,24 +183,52 @@ describe('bill transitions', () => {
 describe('PUT and PATCH /api/bills/:id', () => {
   it('changes the fields sent and keeps the others; null clears optional ones', async () => {
     const bill = await newFinanceBill(t, acme.admin.accessToken, { description: 'old', category: 'c' });
-    const res = await financePatch(t.app, acme.admin.accessToken, `${P}/${bill.id}`, { amount: 1234.56, description: null });
+    const res = await financePatch(t.app, acme.admin.accessToken, `${P}/${bill.id}`, {
+      amount: 1234.56,
+      description: null,
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: 'Bill updated', data: { ...bill, amount: 1234.56, description: null, updatedAt: iso } });
-    const put = await financeClient(t.app, acme.admin.accessToken).put(`${P}/${bill.id}`, { supplier: 'Water Co', dueDate: '2025-12-31', currency: 'USD' });
-    expect(put.body.data).toEqual({ ...res.body.data, supplier: 'Water Co', dueDate: '2025-12-31', currency: 'USD', updatedAt: iso });
+    expect(res.body).toEqual({
+      success: true,
+      message: 'Bill updated',
+      data: { ...bill, amount: 1234.56, description: null, updatedAt: iso },
+    });
+    const put = await financeClient(t.app, acme.admin.accessToken).put(`${P}/${bill.id}`, {
+      supplier: 'Water Co',
+      dueDate: '2025-12-31',
+      currency: 'USD',
+    });
+    expect(put.body.data).toEqual({
+      ...res.body.data,
+      supplier: 'Water Co',
+      dueDate: '2025-12-31',
+      currency: 'USD',
+      updatedAt: iso,
+    });
   });
 
   it('refuses bad input (including a status, which changes only through actions) with 422, changing nothing', async () => {
     const bill = await newFinanceBill(t, acme.admin.accessToken);
     const stored = await row(bill.id);
-    for (const body of [{}, { amount: 0.001 }, { dueDate: '2025-02-30' }, { supplier: '' }, { supplier: '  ' }, { amount: 1e13 }]) {
+    for (const body of [
+      {},
+      { amount: 0.001 },
+      { dueDate: '2025-02-30' },
+      { supplier: '' },
+      { supplier: '  ' },
+      { amount: 1e13 },
+    ]) {
       for (const method of ['PUT', 'PATCH'] as const) {
         const res = await financeCall(t.app, { method, url: `${P}/${bill.id}`, token: acme.admin.accessToken, body });
         expect(res.status, `${method} ${JSON.stringify(body)}`).toBe(422);
       }
     }
     // Unknown fields (status, accountId) are ignored: the status and the account never change through an update.
-    const ignored = await financePatch(t.app, acme.admin.accessToken, `${P}/${bill.id}`, { status: 'paid', accountId: other.accountId, amount: 1 });
+    const ignored = await financePatch(t.app, acme.admin.accessToken, `${P}/${bill.id}`, {
+      status: 'paid',
+      accountId: other.accountId,
+      amount: 1,
+    });
     expect(ignored.status).toBe(200);
     expect(await row(bill.id)).toEqual({ ...stored, amount_cents: 100, updated_at: expect.any(Number) });
   });
@@ -198,7 +250,14 @@ describe('tenancy and authentication', () => {
     const theirs = await newFinanceBill(t, other.admin.accessToken);
     const stored = await row(theirs.id);
     const url = `${P}/${theirs.id}`;
-    const calls = [['GET', url], ['PUT', url, { amount: 1 }], ['PATCH', url, { amount: 1 }], ['POST', `${url}/pay`], ['POST', `${url}/cancel`], ['DELETE', url]] as const;
+    const calls = [
+      ['GET', url],
+      ['PUT', url, { amount: 1 }],
+      ['PATCH', url, { amount: 1 }],
+      ['POST', `${url}/pay`],
+      ['POST', `${url}/cancel`],
+      ['DELETE', url],
+    ] as const;
     for (const [method, path, body] of calls) {
       const res = await financeCall(t.app, { method, url: path, token: acme.admin.accessToken, body });
       expect(res.status, `${method} ${path}`).toBe(404);
@@ -209,7 +268,16 @@ describe('tenancy and authentication', () => {
   });
 
   it('answers 401 without a token', async () => {
-    for (const [method, url] of [['GET', P], ['POST', P], ['GET', `${P}/1`], ['PUT', `${P}/1`], ['PATCH', `${P}/1`], ['POST', `${P}/1/pay`], ['POST', `${P}/1/cancel`], ['DELETE', `${P}/1`]] as const) {
+    for (const [method, url] of [
+      ['GET', P],
+      ['POST', P],
+      ['GET', `${P}/1`],
+      ['PUT', `${P}/1`],
+      ['PATCH', `${P}/1`],
+      ['POST', `${P}/1/pay`],
+      ['POST', `${P}/1/cancel`],
+      ['DELETE', `${P}/1`],
+    ] as const) {
       const res = await financeCall(t.app, { method, url });
       expect(res.status, `${method} ${url}`).toBe(401);
     }

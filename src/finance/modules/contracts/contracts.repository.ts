@@ -12,7 +12,12 @@ const records = accountRecords('contracts');
 
 /** One page of the account's contracts, latest start date first, and the total matching the filter. */
 export const listContracts = (q: Q, accountId: number, f: ContractFilter, page: { limit: number; offset: number }) =>
-  records.page(q, accountId, { equal: { status: f.status }, period: { column: 'start_date', from: f.from, to: f.to }, direction: 'desc' }, page);
+  records.page(
+    q,
+    accountId,
+    { equal: { status: f.status }, period: { column: 'start_date', from: f.from, to: f.to }, direction: 'desc' },
+    page,
+  );
 
 export const findContract = records.find;
 export const insertContract = records.insert;

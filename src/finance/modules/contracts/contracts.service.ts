@@ -3,7 +3,14 @@ import { invalidField, notFound } from '../../../core/http/errors.js';
 import type { FinanceContext, FinanceDeps, Q } from '../../context.js';
 import type { Contract, ContractsTable } from '../../db/schema.js';
 import { recordFinanceEvent } from '../../events.js';
-import { DEFAULT_CURRENCY, checkPeriod, invalidTransition, optionalText, requiredText, toCents } from '../../http/values.js';
+import {
+  DEFAULT_CURRENCY,
+  checkPeriod,
+  invalidTransition,
+  optionalText,
+  requiredText,
+  toCents,
+} from '../../http/values.js';
 import { presentContract } from './contracts.presenter.js';
 import * as repo from './contracts.repository.js';
 import type { ContractCreateBody, ContractListQuery, ContractUpdateBody } from './contracts.schema.js';

@@ -26,8 +26,10 @@ afterAll(async () => {
 
 const P = '/api/contracts';
 const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-const row = (id: string) => t.db.selectFrom('contracts').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
-const eventsOf = async (name: string, id: string) => (await financeEvents(t.db, name)).filter((e) => e.payload.data.id === id);
+const row = (id: string) =>
+  t.db.selectFrom('contracts').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
+const eventsOf = async (name: string, id: string) =>
+  (await financeEvents(t.db, name)).filter((e) => e.payload.data.id === id);
 
 describe('POST /api/contracts', () => {
   it('creates an active contract with the full shape and records contract.created once', async () => {
@@ -59,8 +61,13 @@ describe('POST /api/contracts', () => {
     });
     expect((await row(res.body.data.id)).value_cents).toBe(20);
     const events = await eventsOf('contract.created', res.body.data.id);
-    expect(events.map((e) => e.payload)).toEqual([{ event: 'contract.created', created_at: iso, account_id: acme.accountId, data: res.body.data }]);
-    expect((await financeClient(t.app, acme.admin.accessToken).get(`${P}/${res.body.data.id}`)).body).toEqual({ success: true, data: res.body.data });
+    expect(events.map((e) => e.payload)).toEqual([
+      { event: 'contract.created', created_at: iso, account_id: acme.accountId, data: res.body.data },
+    ]);
+    expect((await financeClient(t.app, acme.admin.accessToken).get(`${P}/${res.body.data.id}`)).body).toEqual({
+      success: true,
+      data: res.body.data,
+    });
     const openEnded = await newFinanceContract(t, acme.admin.accessToken, { value: 0 });
     expect(openEnded).toMatchObject({ endDate: null, description: null, value: 0, currency: 'BRL' });
   });
@@ -85,7 +92,10 @@ describe('POST /api/contracts', () => {
       const res = await financeClient(t.app, acme.admin.accessToken).post(P, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body).toMatchObject({ success: false, error: { code: expect.any(String) } });
-      expect(res.body.error.details.map((d: { field: string }) => d.field), JSON.stringify(body)).toContain(field);
+      expect(
+        res.body.error.details.map((d: { field: string }) => d.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
     expect(await financeDataSnapshot(t.db)).toEqual(before);
   });
@@ -124,9 +134,15 @@ describe('POST /api/contracts/:id/cancel', () => {
     const contract = await newFinanceContract(t, agent.accessToken);
     const res = await financeClient(t.app, agent.accessToken).post(`${P}/${contract.id}/cancel`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: 'Contract cancelled', data: { ...contract, status: 'cancelled', cancelledAt: iso, updatedAt: iso } });
+    expect(res.body).toEqual({
+      success: true,
+      message: 'Contract cancelled',
+      data: { ...contract, status: 'cancelled', cancelledAt: iso, updatedAt: iso },
+    });
     const events = await eventsOf('contract.cancelled', contract.id);
-    expect(events.map((e) => e.payload)).toEqual([{ event: 'contract.cancelled', created_at: iso, account_id: acme.accountId, data: res.body.data }]);
+    expect(events.map((e) => e.payload)).toEqual([
+      { event: 'contract.cancelled', created_at: iso, account_id: acme.accountId, data: res.body.data },
+    ]);
 
     const stored = await row(contract.id);
     const again = await financeClient(t.app, agent.accessToken).post(`${P}/${contract.id}/cancel`);
@@ -143,16 +159,35 @@ describe('POST /api/contracts/:id/cancel', () => {
 
 describe('PUT and PATCH /api/contracts/:id', () => {
   it('changes the fields sent and checks the dates against the stored ones', async () => {
-    const contract = await newFinanceContract(t, acme.admin.accessToken, { startDate: '2025-01-01', endDate: '2025-06-30' });
-    const res = await financePatch(t.app, acme.admin.accessToken, `${P}/${contract.id}`, { value: 1234.56, endDate: null });
+    const contract = await newFinanceContract(t, acme.admin.accessToken, {
+      startDate: '2025-01-01',
+      endDate: '2025-06-30',
+    });
+    const res = await financePatch(t.app, acme.admin.accessToken, `${P}/${contract.id}`, {
+      value: 1234.56,
+      endDate: null,
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: 'Contract updated', data: { ...contract, value: 1234.56, endDate: null, updatedAt: iso } });
-    const put = await financeClient(t.app, acme.admin.accessToken).put(`${P}/${contract.id}`, { endDate: '2025-01-01' });
+    expect(res.body).toEqual({
+      success: true,
+      message: 'Contract updated',
+      data: { ...contract, value: 1234.56, endDate: null, updatedAt: iso },
+    });
+    const put = await financeClient(t.app, acme.admin.accessToken).put(`${P}/${contract.id}`, {
+      endDate: '2025-01-01',
+    });
     expect(put.body.data).toMatchObject({ startDate: '2025-01-01', endDate: '2025-01-01' });
 
     const stored = await row(contract.id);
     const before = await financeDataSnapshot(t.db);
-    for (const body of [{}, { startDate: '2025-01-02' }, { endDate: '2024-12-31' }, { value: 0.005 }, { party: '' }, { startDate: '2025-02-30' }]) {
+    for (const body of [
+      {},
+      { startDate: '2025-01-02' },
+      { endDate: '2024-12-31' },
+      { value: 0.005 },
+      { party: '' },
+      { startDate: '2025-02-30' },
+    ]) {
       for (const method of ['PUT', 'PATCH'] as const) {
         const r = await financeCall(t.app, { method, url: `${P}/${contract.id}`, token: acme.admin.accessToken, body });
         expect(r.status, `${method} ${JSON.stringify(body)}`).toBe(422);
@@ -169,7 +204,11 @@ describe('DELETE /api/contracts/:id', () => {
     const agent = await addFinanceMember(t, acme, 'agent');
     const contract = await newFinanceContract(t, agent.accessToken);
     expect((await financeClient(t.app, agent.accessToken).delete(`${P}/${contract.id}`)).status).toBe(403);
-    expect((await financeClient(t.app, acme.admin.accessToken).delete(`${P}/${contract.id}`)).body).toEqual({ success: true, data: null, message: 'Contract deleted' });
+    expect((await financeClient(t.app, acme.admin.accessToken).delete(`${P}/${contract.id}`)).body).toEqual({
+      success: true,
+      data: null,
+      message: 'Contract deleted',
+    });
     expect((await financeClient(t.app, acme.admin.accessToken).get(`${P}/${contract.id}`)).status).toBe(404);
   });
 });
@@ -179,7 +218,13 @@ describe('tenancy and authentication', () => {
     const theirs = await newFinanceContract(t, other.admin.accessToken);
     const stored = await row(theirs.id);
     const url = `${P}/${theirs.id}`;
-    const calls = [['GET', url], ['PUT', url, { value: 1 }], ['PATCH', url, { value: 1 }], ['POST', `${url}/cancel`], ['DELETE', url]] as const;
+    const calls = [
+      ['GET', url],
+      ['PUT', url, { value: 1 }],
+      ['PATCH', url, { value: 1 }],
+      ['POST', `${url}/cancel`],
+      ['DELETE', url],
+    ] as const;
     for (const [method, path, body] of calls) {
       const res = await financeCall(t.app, { method, url: path, token: acme.admin.accessToken, body });
       expect(res.status, `${method} ${path}`).toBe(404);
@@ -190,7 +235,16 @@ describe('tenancy and authentication', () => {
   });
 
   it('answers 401 without a token', async () => {
-    const paths = [['GET', P], ['POST', P], ['GET', `${P}/1`], ['PUT', `${P}/1`], ['PATCH', `${P}/1`], ['POST', `${P}/1/cancel`], ['DELETE', `${P}/1`]] as const;
-    for (const [method, url] of paths) expect((await financeCall(t.app, { method, url })).status, `${method} ${url}`).toBe(401);
+    const paths = [
+      ['GET', P],
+      ['POST', P],
+      ['GET', `${P}/1`],
+      ['PUT', `${P}/1`],
+      ['PATCH', `${P}/1`],
+      ['POST', `${P}/1/cancel`],
+      ['DELETE', `${P}/1`],
+    ] as const;
+    for (const [method, url] of paths)
+      expect((await financeCall(t.app, { method, url })).status, `${method} ${url}`).toBe(401);
   });
 });

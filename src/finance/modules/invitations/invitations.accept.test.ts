@@ -54,7 +54,12 @@ describe('the pre-hijacking attack (regression)', () => {
     const before = await financeSnapshot(t.db);
 
     // The old attack: a password in the body is refused outright.
-    const old = await financeClient(t.app, attacker.admin.accessToken).post(M, { email: victim, role: 'admin', fullName: 'Victim', password: 'attacker chosen' });
+    const old = await financeClient(t.app, attacker.admin.accessToken).post(M, {
+      email: victim,
+      role: 'admin',
+      fullName: 'Victim',
+      password: 'attacker chosen',
+    });
     expect(old.status).toBe(422);
     expect(old.body.error.code).toBe('password_not_allowed');
     expect(await financeSnapshot(t.db)).toEqual(before);
@@ -89,7 +94,9 @@ describe('the pre-hijacking attack (regression)', () => {
     const members = await financeClient(t.app, attacker.admin.accessToken).get(M);
     expect(members.body.data.members.map((m: { email: string }) => m.email)).toEqual([attacker.admin.email]);
     const invitations = await financeClient(t.app, attacker.admin.accessToken).get('/api/accounts/invitations');
-    expect(invitations.body.data.invitations).toEqual([expect.objectContaining({ email: victim, status: 'pending', acceptedAt: null })]);
+    expect(invitations.body.data.invitations).toEqual([
+      expect.objectContaining({ email: victim, status: 'pending', acceptedAt: null }),
+    ]);
     expect(JSON.stringify(invitations.body)).not.toContain('Vera Victim');
   });
 
@@ -98,7 +105,9 @@ describe('the pre-hijacking attack (regression)', () => {
     const victim = fresh('squatted');
     // The attacker reads their own link off their own SMTP server and creates the user.
     const attackerToken = await inviteByMail(attacker, victim);
-    expect((await accept({ token: attackerToken, password: 'attacker chosen', fullName: 'Squatter' })).status).toBe(200);
+    expect((await accept({ token: attackerToken, password: 'attacker chosen', fullName: 'Squatter' })).status).toBe(
+      200,
+    );
 
     const employer = await accountWithSmtp();
     const employerToken = await inviteByMail(employer, victim);
@@ -125,10 +134,18 @@ describe('accepting as a user who already exists', () => {
     const before = await financeSnapshot(t.db);
     const anonymous = await accept({ token, password: 'a new password', fullName: 'Renamed' });
     expect(anonymous.status).toBe(401);
-    expect(anonymous.body).toMatchObject({ success: false, message: expect.stringContaining('sign in'), error: { code: 'sign_in_required' } });
+    expect(anonymous.body).toMatchObject({
+      success: false,
+      message: expect.stringContaining('sign in'),
+      error: { code: 'sign_in_required' },
+    });
     const other = await accept({ token }, stranger.admin.accessToken);
     expect(other.status).toBe(403);
-    expect(other.body).toMatchObject({ success: false, message: expect.stringContaining('another user'), error: { code: 'wrong_user' } });
+    expect(other.body).toMatchObject({
+      success: false,
+      message: expect.stringContaining('another user'),
+      error: { code: 'wrong_user' },
+    });
     const withPassword = await accept({ token, password: 'a new password' }, home.admin.accessToken);
     expect(withPassword.status).toBe(422);
     expect(withPassword.body.error).toMatchObject({ code: 'password_not_allowed', details: [{ field: 'password' }] });
@@ -137,7 +154,10 @@ describe('accepting as a user who already exists', () => {
 
     const joined = await accept({ token, fullName: 'Renamed' }, home.admin.accessToken);
     expect(joined.status).toBe(200);
-    expect(joined.body.data).toMatchObject({ user: { id: home.admin.id, fullName: 'Ada Admin', role: 'admin' }, account: { id: inviting.accountId } });
+    expect(joined.body.data).toMatchObject({
+      user: { id: home.admin.id, fullName: 'Ada Admin', role: 'admin' },
+      account: { id: inviting.accountId },
+    });
     expect(await accountIdsOf(home.admin.accessToken)).toEqual([home.accountId, inviting.accountId]);
     expect((await login(home.admin.email, TEST_PASSWORD)).status).toBe(200);
     expect((await login(home.admin.email, 'a new password')).status).toBe(401);
@@ -183,7 +203,11 @@ describe('accepting as a new user', () => {
     expect(answers.find((a) => a.status === 422)!.body.error.code).toBe('invalid_invitation');
     const users = await t.db.selectFrom('users').select('full_name').where('email', '=', email).execute();
     expect(users).toHaveLength(1);
-    const memberships = await t.db.selectFrom('memberships').select('id').where('account_id', '=', Number(account.accountId)).execute();
+    const memberships = await t.db
+      .selectFrom('memberships')
+      .select('id')
+      .where('account_id', '=', Number(account.accountId))
+      .execute();
     expect(memberships).toHaveLength(2);
   });
 });
@@ -191,13 +215,19 @@ describe('accepting as a new user', () => {
 describe('rate limits of the public invitation routes', () => {
   it('accept: 10 a minute per client address; look-up: 30 a minute', async () => {
     const ip = '192.0.2.77';
-    for (let i = 0; i < 10; i++) expect((await accept({ token: `guess-${i}`, password: 'long enough 1', fullName: 'G' }, undefined, ip)).status).toBe(422);
+    for (let i = 0; i < 10; i++)
+      expect(
+        (await accept({ token: `guess-${i}`, password: 'long enough 1', fullName: 'G' }, undefined, ip)).status,
+      ).toBe(422);
     const limited = await accept({ token: 'guess-x', password: 'long enough 1', fullName: 'G' }, undefined, ip);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
 
     const lookupIp = '192.0.2.78';
-    for (let i = 0; i < 30; i++) expect((await financeClient(t.app, undefined, lookupIp).get(`/api/auth/invitations/guess-${i}`)).status).toBe(422);
+    for (let i = 0; i < 30; i++)
+      expect((await financeClient(t.app, undefined, lookupIp).get(`/api/auth/invitations/guess-${i}`)).status).toBe(
+        422,
+      );
     expect((await financeClient(t.app, undefined, lookupIp).get('/api/auth/invitations/guess-x')).status).toBe(429);
   });
 });

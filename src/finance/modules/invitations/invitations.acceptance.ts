@@ -15,9 +15,12 @@ type FoundInvitation = NonNullable<Awaited<ReturnType<typeof repo.findByTokenHas
 
 /** One answer for an unknown, used, revoked or expired link: the caller learns nothing more. */
 export const invalidInvitation = () =>
-  new HttpError(422, 'invalid_invitation', 'The invitation link is invalid, was already used, was revoked or has expired', [
-    { field: 'token', message: 'is invalid, used, revoked or expired' },
-  ]);
+  new HttpError(
+    422,
+    'invalid_invitation',
+    'The invitation link is invalid, was already used, was revoked or has expired',
+    [{ field: 'token', message: 'is invalid, used, revoked or expired' }],
+  );
 
 const usable = (row: FoundInvitation | undefined, now: number): row is FoundInvitation =>
   row !== undefined && row.status === 'pending' && row.expires_at > now;
@@ -53,20 +56,38 @@ export class InvitationAcceptance {
     const invitation = await repo.findByTokenHash(this.deps.db, sha256Hex(body.token));
     if (!usable(invitation, Date.now())) throw invalidInvitation();
     const existing = await this.users.findByEmail(invitation.email);
-    return existing ? this.joinAsSignedInUser(invitation, existing, body, caller) : this.joinAsNewUser(invitation, body);
+    return existing
+      ? this.joinAsSignedInUser(invitation, existing, body, caller)
+      : this.joinAsNewUser(invitation, body);
   }
 
-  private async joinAsSignedInUser(invitation: FoundInvitation, user: User, body: AcceptInvitationBody, caller: FinanceContext | undefined) {
+  private async joinAsSignedInUser(
+    invitation: FoundInvitation,
+    user: User,
+    body: AcceptInvitationBody,
+    caller: FinanceContext | undefined,
+  ) {
     if (!caller) {
-      throw new HttpError(401, 'sign_in_required', 'This invitation is for an address that already has a user: sign in as that user, then accept it with your access token');
+      throw new HttpError(
+        401,
+        'sign_in_required',
+        'This invitation is for an address that already has a user: sign in as that user, then accept it with your access token',
+      );
     }
     if (caller.userId !== user.id) {
-      throw new HttpError(403, 'wrong_user', 'You are signed in as another user: sign in with the invited e-mail address to accept this invitation');
+      throw new HttpError(
+        403,
+        'wrong_user',
+        'You are signed in as another user: sign in with the invited e-mail address to accept this invitation',
+      );
     }
     if (body.password !== undefined) {
-      throw new HttpError(422, 'password_not_allowed', 'Accepting an invitation never changes the password of an existing user: send it without password (PUT /api/auth/password changes it)', [
-        { field: 'password', message: 'is not accepted for an existing user' },
-      ]);
+      throw new HttpError(
+        422,
+        'password_not_allowed',
+        'Accepting an invitation never changes the password of an existing user: send it without password (PUT /api/auth/password changes it)',
+        [{ field: 'password', message: 'is not accepted for an existing user' }],
+      );
     }
     return this.join(invitation, async (trx) => {
       await this.users.markEmailVerified(trx, user.id);
@@ -75,14 +96,17 @@ export class InvitationAcceptance {
   }
 
   private async joinAsNewUser(invitation: FoundInvitation, body: AcceptInvitationBody) {
-    if (body.password === undefined) throw invalidField('password', 'is required: choose the password of your new user (8 characters or more)');
+    if (body.password === undefined)
+      throw invalidField('password', 'is required: choose the password of your new user (8 characters or more)');
     const fullName = body.fullName?.trim() ?? '';
     if (fullName === '') throw invalidField('fullName', 'is required to create your user');
     const passwordHash = await this.users.hash(body.password);
     return this.join(invitation, async (trx) => {
       // A user of this address may have appeared since the look-up (another invitation, a registration).
       if (await this.users.findByEmail(invitation.email, trx)) {
-        throw conflict('A user with this e-mail address now exists: sign in as that user and accept the invitation again');
+        throw conflict(
+          'A user with this e-mail address now exists: sign in as that user and accept the invitation again',
+        );
       }
       // The link reached the mailbox: the address is verified.
       return this.users.create(trx, { email: invitation.email, fullName, passwordHash, emailVerified: true });
@@ -92,10 +116,12 @@ export class InvitationAcceptance {
   /** Claims the invitation (once), then the user joins the account and gets a session there. */
   private join(invitation: FoundInvitation, userOf: (trx: Q) => Promise<User>): Promise<SessionView> {
     return this.deps.db.transaction().execute(async (trx) => {
-      if (!(await repo.claimInvitation(trx, invitation.id, invitation.token_hash, Date.now()))) throw invalidInvitation();
+      if (!(await repo.claimInvitation(trx, invitation.id, invitation.token_hash, Date.now())))
+        throw invalidInvitation();
       const user = await userOf(trx);
       const membership = await this.accounts.membership(invitation.account_id, user.id, trx);
-      const role = membership?.role ?? (await this.accounts.addMember(trx, invitation.account_id, user.id, invitation.role)).role;
+      const role =
+        membership?.role ?? (await this.accounts.addMember(trx, invitation.account_id, user.id, invitation.role)).role;
       await repo.setAcceptedBy(trx, invitation.id, user.id);
       const pair = await this.sessions.issue(trx, user, invitation.account_id, role);
       return { pair, user, role, account: { id: invitation.account_id, name: invitation.account_name } };

@@ -26,7 +26,10 @@ export async function insertInvitation(q: Q, values: Insertable<InvitationsTable
 }
 
 export async function findInvitation(q: Q, accountId: number, id: number) {
-  return withInviter(q).where('invitations.account_id', '=', accountId).where('invitations.id', '=', id).executeTakeFirst();
+  return withInviter(q)
+    .where('invitations.account_id', '=', accountId)
+    .where('invitations.id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The account's pending invitation of an address, expired or not (invitations_pending_uidx). */
@@ -52,20 +55,41 @@ export async function findByTokenHash(q: Q, tokenHash: string) {
     .executeTakeFirst();
 }
 
-function whereStatus<T extends { where: (...args: any[]) => T }>(query: T, status: InvitationStatusName | undefined, now: number): T {
-  if (status === 'pending') return query.where('invitations.status', '=', 'pending').where('invitations.expires_at', '>', now);
-  if (status === 'expired') return query.where('invitations.status', '=', 'pending').where('invitations.expires_at', '<=', now);
+function whereStatus<T extends { where: (...args: any[]) => T }>(
+  query: T,
+  status: InvitationStatusName | undefined,
+  now: number,
+): T {
+  if (status === 'pending')
+    return query.where('invitations.status', '=', 'pending').where('invitations.expires_at', '>', now);
+  if (status === 'expired')
+    return query.where('invitations.status', '=', 'pending').where('invitations.expires_at', '<=', now);
   if (status) return query.where('invitations.status', '=', status);
   return query;
 }
 
 /** The account's invitations, newest first (invitations_account_idx). */
-export async function listInvitations(q: Q, accountId: number, status: InvitationStatusName | undefined, now: number, page: { limit: number; offset: number }) {
+export async function listInvitations(
+  q: Q,
+  accountId: number,
+  status: InvitationStatusName | undefined,
+  now: number,
+  page: { limit: number; offset: number },
+) {
   const query = withInviter(q).where('invitations.account_id', '=', accountId);
-  return whereStatus(query, status, now).orderBy('invitations.id', 'desc').limit(page.limit).offset(page.offset).execute();
+  return whereStatus(query, status, now)
+    .orderBy('invitations.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
 }
 
-export async function countInvitations(q: Q, accountId: number, status: InvitationStatusName | undefined, now: number): Promise<number> {
+export async function countInvitations(
+  q: Q,
+  accountId: number,
+  status: InvitationStatusName | undefined,
+  now: number,
+): Promise<number> {
   const query = q
     .selectFrom('invitations')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -99,7 +123,12 @@ export async function restoreInvitation(q: Q, id: number, currentTokenHash: stri
 
 /** Removes an invitation whose e-mail could not be sent (only while still pending with that token). */
 export async function deletePendingInvitation(q: Q, id: number, tokenHash: string) {
-  await q.deleteFrom('invitations').where('id', '=', id).where('token_hash', '=', tokenHash).where('status', '=', 'pending').execute();
+  await q
+    .deleteFrom('invitations')
+    .where('id', '=', id)
+    .where('token_hash', '=', tokenHash)
+    .where('status', '=', 'pending')
+    .execute();
 }
 
 export async function revokeInvitation(q: Q, accountId: number, id: number, now: number): Promise<boolean> {

@@ -18,12 +18,17 @@ export const InvitationSchema = Type.Object({
   status: InvitationStatusSchema,
   expiresAt: Type.String({ description: 'ISO 8601' }),
   createdAt: Type.String({ description: 'ISO 8601' }),
-  updatedAt: Type.String({ description: 'ISO 8601; changes when the invitation is renewed, resent, accepted or revoked' }),
+  updatedAt: Type.String({
+    description: 'ISO 8601; changes when the invitation is renewed, resent, accepted or revoked',
+  }),
   acceptedAt: Nullable(Type.String()),
   revokedAt: Nullable(Type.String()),
-  invitedBy: Type.Union([Type.Object({ id: Type.String(), email: Type.String(), fullName: Type.String() }), Type.Null()], {
-    description: 'the administrator who sent or last renewed it (null once that user no longer exists)',
-  }),
+  invitedBy: Type.Union(
+    [Type.Object({ id: Type.String(), email: Type.String(), fullName: Type.String() }), Type.Null()],
+    {
+      description: 'the administrator who sent or last renewed it (null once that user no longer exists)',
+    },
+  ),
 });
 
 export const InvitationListSchema = Type.Object({
@@ -47,7 +52,10 @@ export const InviteBody = Type.Object({
   email: Email,
   role: Role,
   password: Type.Optional(
-    Type.Unknown({ deprecated: true, description: 'no longer accepted (422 password_not_allowed): the invitee chooses their own password' }),
+    Type.Unknown({
+      deprecated: true,
+      description: 'no longer accepted (422 password_not_allowed): the invitee chooses their own password',
+    }),
   ),
 });
 export type InviteBody = Static<typeof InviteBody>;

@@ -24,10 +24,13 @@ const passwordNotAllowed = () =>
     [{ field: 'password', message: 'is not accepted' }],
   );
 
-const alreadyMember = () => conflict('This address is already a member of the account', [{ field: 'email', message: 'is already a member' }]);
+const alreadyMember = () =>
+  conflict('This address is already a member of the account', [{ field: 'email', message: 'is already a member' }]);
 
 const invalidTransition = (status: string) =>
-  new HttpError(409, 'invalid_transition', `The invitation is ${status}`, [{ field: 'status', message: `is ${status}` }]);
+  new HttpError(409, 'invalid_transition', `The invitation is ${status}`, [
+    { field: 'status', message: `is ${status}` },
+  ]);
 
 const termsOf = (row: Invitation): repo.InvitationTerms => ({
   token_hash: row.token_hash,
@@ -56,7 +59,10 @@ export class InvitationsService {
     private readonly smtp: SmtpService,
   ) {}
 
-  async list(ctx: FinanceContext, query: InvitationListQuery & Page): Promise<{ rows: InvitationView[]; total: number }> {
+  async list(
+    ctx: FinanceContext,
+    query: InvitationListQuery & Page,
+  ): Promise<{ rows: InvitationView[]; total: number }> {
     const now = Date.now();
     const page = { limit: query.limit, offset: (query.page - 1) * query.limit };
     const [rows, total] = await Promise.all([
@@ -88,9 +94,22 @@ export class InvitationsService {
     const { id, earlier, emailId } = await this.deps.db.transaction().execute(async (trx) => {
       const pending = await repo.findPendingByEmail(trx, ctx.accountId, email);
       if (pending && (await repo.renewInvitation(trx, ctx.accountId, pending.id, terms))) {
-        return { id: pending.id, earlier: termsOf(pending), emailId: await this.queueMail(trx, ctx.accountId, pending.id, token) };
+        return {
+          id: pending.id,
+          earlier: termsOf(pending),
+          emailId: await this.queueMail(trx, ctx.accountId, pending.id, token),
+        };
       }
-      const values = { ...terms, account_id: ctx.accountId, email, status: 'pending' as const, accepted_by: null, accepted_at: null, revoked_at: null, created_at: now };
+      const values = {
+        ...terms,
+        account_id: ctx.accountId,
+        email,
+        status: 'pending' as const,
+        accepted_by: null,
+        accepted_at: null,
+        revoked_at: null,
+        created_at: now,
+      };
       const created = await repo.insertInvitation(trx, values);
       return { id: created, earlier: null, emailId: await this.queueMail(trx, ctx.accountId, created, token) };
     });
@@ -105,10 +124,19 @@ export class InvitationsService {
     if (!(await this.smtp.canSendIdentityMail(ctx.accountId))) throw smtpNotConfigured();
     const token = randomToken(32);
     const now = Date.now();
-    const terms = { ...termsOf(current), token_hash: sha256Hex(token), expires_at: now + INVITATION_TTL_MS, updated_at: now };
-    const emailId = await this.deps.db.transaction().execute(async (trx) =>
-      (await repo.renewInvitation(trx, ctx.accountId, id, terms)) ? this.queueMail(trx, ctx.accountId, id, token) : null,
-    );
+    const terms = {
+      ...termsOf(current),
+      token_hash: sha256Hex(token),
+      expires_at: now + INVITATION_TTL_MS,
+      updated_at: now,
+    };
+    const emailId = await this.deps.db
+      .transaction()
+      .execute(async (trx) =>
+        (await repo.renewInvitation(trx, ctx.accountId, id, terms))
+          ? this.queueMail(trx, ctx.accountId, id, token)
+          : null,
+      );
     if (emailId === null) throw invalidTransition((await this.require(ctx.accountId, id)).status);
     return this.deliver(ctx.accountId, id, emailId, terms.token_hash, termsOf(current));
   }
@@ -117,7 +145,9 @@ export class InvitationsService {
   async revoke(ctx: FinanceContext, id: number): Promise<void> {
     const current = await this.require(ctx.accountId, id);
     if (current.status !== 'pending') throw invalidTransition(current.status);
-    const revoked = await this.deps.db.transaction().execute((trx) => repo.revokeInvitation(trx, ctx.accountId, id, Date.now()));
+    const revoked = await this.deps.db
+      .transaction()
+      .execute((trx) => repo.revokeInvitation(trx, ctx.accountId, id, Date.now()));
     if (!revoked) throw invalidTransition((await this.require(ctx.accountId, id)).status);
   }
 
@@ -137,7 +167,13 @@ export class InvitationsService {
     const invitation = (await repo.findInvitation(trx, accountId, id))!;
     const account = await this.accounts.get(accountId, trx);
     const link = `${this.deps.config.finance.publicUrl}/accept-invitation?token=${encodeURIComponent(token)}`;
-    const mail = invitationMail({ to: invitation.email, accountName: account?.name ?? '', inviterName: invitation.inviter_name, role: invitation.role, link });
+    const mail = invitationMail({
+      to: invitation.email,
+      accountName: account?.name ?? '',
+      inviterName: invitation.inviter_name,
+      role: invitation.role,
+      link,
+    });
     return this.smtp.queue(trx, { ...mail, accountId, source: `identity:invitation:${id}` });
   }
 
@@ -146,7 +182,13 @@ export class InvitationsService {
    * the write is undone: a new invitation is removed, a renewed one gets `earlier` back. (If the
    * process dies first, the e-mail stays queued and the mail worker sends it: nothing is lost.)
    */
-  private async deliver(accountId: number, id: number, emailId: string, tokenHash: string, earlier: repo.InvitationTerms | null): Promise<InvitationView> {
+  private async deliver(
+    accountId: number,
+    id: number,
+    emailId: string,
+    tokenHash: string,
+    earlier: repo.InvitationTerms | null,
+  ): Promise<InvitationView> {
     try {
       await this.smtp.deliverNow(emailId);
     } catch (err) {

@@ -46,7 +46,8 @@ async function invite(account: FinanceTestAccount, email: string, role = 'agent'
 }
 
 const lookup = (token: string) => financeClient(t.app).get(`/api/auth/invitations/${token}`);
-const accept = (body: Record<string, unknown>, accessToken?: string) => financeClient(t.app, accessToken).post('/api/auth/invitations/accept', body);
+const accept = (body: Record<string, unknown>, accessToken?: string) =>
+  financeClient(t.app, accessToken).post('/api/auth/invitations/accept', body);
 
 describe('inviting a new address', () => {
   it('e-mails a link; the invitee sees the account, accepts with their own password, signs in and is listed', async () => {
@@ -56,7 +57,10 @@ describe('inviting a new address', () => {
     const memberships = await countFinanceRows(t.db, 'memberships');
 
     // fullName and other unknown fields are ignored; the address is normalized.
-    const { res, mail, token } = await invite(account, email.toUpperCase(), 'agent', { fullName: 'Set By Admin', isSuperAdmin: true });
+    const { res, mail, token } = await invite(account, email.toUpperCase(), 'agent', {
+      fullName: 'Set By Admin',
+      isSuperAdmin: true,
+    });
     expect(res.body).toEqual({
       success: true,
       message: `Invitation sent to ${email}`,
@@ -82,7 +86,11 @@ describe('inviting a new address', () => {
     expect(mail.subject).toBe('Invitation to join Acme Books');
     expect(mail.headers.from).toBe('Acme Billing <billing@acme.test>');
     expect(mail.text).toContain('Ada Admin invited you to join Acme Books on Ponte finance as an agent');
-    const row = await t.db.selectFrom('invitations').selectAll().where('id', '=', Number(res.body.data.id)).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('invitations')
+      .selectAll()
+      .where('id', '=', Number(res.body.data.id))
+      .executeTakeFirstOrThrow();
     expect(row.token_hash).toBe(sha256Hex(token));
 
     const shown = await lookup(token);
@@ -113,7 +121,12 @@ describe('inviting a new address', () => {
       },
     });
     const me = await financeClient(t.app, accepted.body.data.accessToken).get('/api/auth/me');
-    expect(me.body.data).toMatchObject({ email, role: 'agent', emailVerified: true, account: { id: account.accountId } });
+    expect(me.body.data).toMatchObject({
+      email,
+      role: 'agent',
+      emailVerified: true,
+      account: { id: account.accountId },
+    });
     const login = await financeClient(t.app).post('/api/auth/login', { email, password: 'nina own password' });
     expect(login.status).toBe(200);
     expect(login.body.data.account.id).toBe(account.accountId);
@@ -121,7 +134,11 @@ describe('inviting a new address', () => {
     const members = await financeClient(t.app, account.admin.accessToken).get(M);
     expect(members.body.data.members.map((m: { email: string }) => m.email)).toEqual([account.admin.email, email]);
     const list = await financeClient(t.app, account.admin.accessToken).get(I);
-    expect(list.body.data.invitations[0]).toMatchObject({ id: res.body.data.id, status: 'accepted', acceptedAt: expect.any(String) });
+    expect(list.body.data.invitations[0]).toMatchObject({
+      id: res.body.data.id,
+      status: 'accepted',
+      acceptedAt: expect.any(String),
+    });
 
     // Single use.
     const again = await accept({ token, password: 'another password', fullName: 'Someone' });
@@ -135,7 +152,11 @@ describe('inviting a new address', () => {
     const someoneElse = await newFinanceAccount(t, { fullName: 'Existing Person' });
     const a = await invite(account, someoneElse.admin.email);
     const b = await invite(account, fresh('nobody'));
-    const mask = (body: any) => ({ ...body, message: body.message.replace(body.data.email, '<e>'), data: { ...body.data, id: '<id>', email: '<e>', expiresAt: '<t>', createdAt: '<t>', updatedAt: '<t>' } });
+    const mask = (body: any) => ({
+      ...body,
+      message: body.message.replace(body.data.email, '<e>'),
+      data: { ...body.data, id: '<id>', email: '<e>', expiresAt: '<t>', createdAt: '<t>', updatedAt: '<t>' },
+    });
     expect(mask(a.res.body)).toEqual(mask(b.res.body));
     const text = (mail: typeof a.mail, token: string) => mail.text.replace(token, '<token>');
     expect(text(a.mail, a.token)).toBe(text(b.mail, b.token));
@@ -156,18 +177,28 @@ describe('expired, revoked, resent and renewed invitations', () => {
     const id = first.res.body.data.id;
     const users = await countFinanceRows(t.db, 'users');
 
-    await t.db.updateTable('invitations').set({ expires_at: Date.now() - 1 }).where('id', '=', Number(id)).execute();
+    await t.db
+      .updateTable('invitations')
+      .set({ expires_at: Date.now() - 1 })
+      .where('id', '=', Number(id))
+      .execute();
     const expired = await accept({ token: first.token, password: 'long enough 1', fullName: 'Late' });
     const unknown = await accept({ token: 'no-such-token', password: 'long enough 1', fullName: 'Late' });
     expect(expired.status).toBe(422);
     expect(expired.body).toEqual(unknown.body);
     expect((await lookup(first.token)).body).toEqual((await lookup('no-such-token')).body);
-    expect((await admin.get(`${I}?status=expired`)).body.data.invitations.map((i: { id: string }) => i.id)).toEqual([id]);
+    expect((await admin.get(`${I}?status=expired`)).body.data.invitations.map((i: { id: string }) => i.id)).toEqual([
+      id,
+    ]);
 
     const seen = smtp.received.length;
     const resent = await admin.post(`${I}/${id}/resend`);
     expect(resent.status).toBe(200);
-    expect(resent.body).toMatchObject({ success: true, message: `Invitation sent again to ${email}`, data: { id, status: 'pending' } });
+    expect(resent.body).toMatchObject({
+      success: true,
+      message: `Invitation sent again to ${email}`,
+      data: { id, status: 'pending' },
+    });
     expect(Date.parse(resent.body.data.expiresAt)).toBeGreaterThan(Date.now() + 7 * DAY - 60_000);
     const second = invitationTokenOf(await nextFinanceEmailTo(smtp, email, seen));
     expect(second).not.toBe(first.token);
@@ -180,12 +211,18 @@ describe('expired, revoked, resent and renewed invitations', () => {
     const afterRevoke = await accept({ token: second, password: 'long enough 1', fullName: 'Late' });
     expect(afterRevoke.status).toBe(422);
     expect(afterRevoke.body).toEqual(unknown.body);
-    expect((await admin.get(I)).body.data.invitations[0]).toMatchObject({ id, status: 'revoked', revokedAt: expect.any(String) });
+    expect((await admin.get(I)).body.data.invitations[0]).toMatchObject({
+      id,
+      status: 'revoked',
+      revokedAt: expect.any(String),
+    });
 
     // Revoked (or accepted) invitations can be neither revoked nor resent again.
     for (const res of [await admin.delete(`${I}/${id}`), await admin.post(`${I}/${id}/resend`)]) {
       expect(res.status).toBe(409);
-      expect(res.body).toMatchObject({ error: { code: 'invalid_transition', details: [{ field: 'status', message: 'is revoked' }] } });
+      expect(res.body).toMatchObject({
+        error: { code: 'invalid_transition', details: [{ field: 'status', message: 'is revoked' }] },
+      });
     }
     expect(await countFinanceRows(t.db, 'users')).toBe(users);
     expect((await financeClient(t.app).post('/api/auth/login', { email, password: 'long enough 1' })).status).toBe(401);
@@ -201,7 +238,9 @@ describe('expired, revoked, resent and renewed invitations', () => {
     expect((await lookup(first.token)).status).toBe(422);
     const joined = await accept({ token: second.token, password: 'long enough 1', fullName: 'Twice' });
     expect(joined.body.data.user.role).toBe('admin');
-    const accepted = await financeClient(t.app, account.admin.accessToken).post(`${I}/${first.res.body.data.id}/resend`);
+    const accepted = await financeClient(t.app, account.admin.accessToken).post(
+      `${I}/${first.res.body.data.id}/resend`,
+    );
     expect(accepted.status).toBe(409);
     expect(accepted.body.error.details).toEqual([{ field: 'status', message: 'is accepted' }]);
   });
@@ -215,7 +254,12 @@ describe('refusals', () => {
     const before = await financeSnapshot(t.db);
     const seen = smtp.received.length;
 
-    const withPassword = await admin.post(M, { email: fresh('pw'), role: 'agent', fullName: 'X', password: 'chosen password' });
+    const withPassword = await admin.post(M, {
+      email: fresh('pw'),
+      role: 'agent',
+      fullName: 'X',
+      password: 'chosen password',
+    });
     expect(withPassword.status).toBe(422);
     expect(withPassword.body).toEqual({
       success: false,
@@ -227,7 +271,14 @@ describe('refusals', () => {
       expect(dup.status).toBe(409);
       expect(dup.body).toMatchObject({ success: false, error: { code: 'conflict', details: [{ field: 'email' }] } });
     }
-    for (const body of [{}, { email: 'x@example.test' }, { email: 'x@example.test', role: 'owner' }, { email: 'nope', role: 'agent' }, { email: 7, role: 'agent' }, [1]]) {
+    for (const body of [
+      {},
+      { email: 'x@example.test' },
+      { email: 'x@example.test', role: 'owner' },
+      { email: 'nope', role: 'agent' },
+      { email: 7, role: 'agent' },
+      [1],
+    ]) {
       const res = await admin.post(M, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.success).toBe(false);
@@ -241,7 +292,10 @@ describe('refusals', () => {
   it('without SMTP the invite is 422 smtp_not_configured; a refused e-mail is 422 smtp_send_failed; nothing is left behind', async () => {
     const bare = await newFinanceAccount(t);
     const before = await financeSnapshot(t.db);
-    const noSmtp = await financeClient(t.app, bare.admin.accessToken).post(M, { email: fresh('nosmtp'), role: 'agent' });
+    const noSmtp = await financeClient(t.app, bare.admin.accessToken).post(M, {
+      email: fresh('nosmtp'),
+      role: 'agent',
+    });
     expect(noSmtp.status).toBe(422);
     expect(noSmtp.body).toMatchObject({ success: false, error: { code: 'smtp_not_configured' } });
     expect(await financeSnapshot(t.db)).toEqual(before);
@@ -258,12 +312,22 @@ describe('refusals', () => {
     // A resend that cannot be sent leaves the invitation as it was: the earlier link still works.
     const email = fresh('keep');
     const sent = await invite(account, email);
-    const rowBefore = await t.db.selectFrom('invitations').selectAll().where('id', '=', Number(sent.res.body.data.id)).executeTakeFirstOrThrow();
+    const rowBefore = await t.db
+      .selectFrom('invitations')
+      .selectAll()
+      .where('id', '=', Number(sent.res.body.data.id))
+      .executeTakeFirstOrThrow();
     smtp.rejectNext(1);
     const resend = await admin.post(`${I}/${sent.res.body.data.id}/resend`);
     expect(resend.status).toBe(422);
     expect(resend.body.error.code).toBe('smtp_send_failed');
-    expect(await t.db.selectFrom('invitations').selectAll().where('id', '=', Number(sent.res.body.data.id)).executeTakeFirstOrThrow()).toEqual(rowBefore);
+    expect(
+      await t.db
+        .selectFrom('invitations')
+        .selectAll()
+        .where('id', '=', Number(sent.res.body.data.id))
+        .executeTakeFirstOrThrow(),
+    ).toEqual(rowBefore);
     expect((await lookup(sent.token)).status).toBe(200);
   });
 
@@ -278,12 +342,21 @@ describe('refusals', () => {
 
     const before = await financeSnapshot(t.db);
     const asAgent = financeClient(t.app, agent.accessToken);
-    for (const res of [await asAgent.get(I), await asAgent.post(M, { email: fresh('x'), role: 'agent' }), await asAgent.post(`${I}/${ids[0]}/resend`), await asAgent.delete(`${I}/${ids[0]}`)]) {
+    for (const res of [
+      await asAgent.get(I),
+      await asAgent.post(M, { email: fresh('x'), role: 'agent' }),
+      await asAgent.post(`${I}/${ids[0]}/resend`),
+      await asAgent.delete(`${I}/${ids[0]}`),
+    ]) {
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ success: false, error: { code: 'forbidden' } });
     }
     const outsider = financeClient(t.app, other.admin.accessToken);
-    for (const res of [await outsider.post(`${I}/${ids[0]}/resend`), await outsider.delete(`${I}/${ids[0]}`), await outsider.delete(`${I}/99999999`)]) {
+    for (const res of [
+      await outsider.post(`${I}/${ids[0]}/resend`),
+      await outsider.delete(`${I}/${ids[0]}`),
+      await outsider.delete(`${I}/99999999`),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ success: false, error: { code: 'not_found' } });
     }
@@ -294,11 +367,24 @@ describe('refusals', () => {
     // The agent's (accepted) invitation came first; the other account's never shows.
     const list = await admin.get(I);
     expect(list.body.data).toMatchObject({ total: 4, page: 1, limit: 20 });
-    expect(list.body.data.invitations.map((i: { email: string }) => i.email)).toEqual([...emails].reverse().concat(agent.email));
+    expect(list.body.data.invitations.map((i: { email: string }) => i.email)).toEqual(
+      [...emails].reverse().concat(agent.email),
+    );
     const page2 = await admin.get(`${I}?page=2&limit=2`);
-    expect(page2.body.data).toMatchObject({ invitations: [{ id: ids[0] }, { email: agent.email }], total: 4, page: 2, limit: 2 });
-    expect((await admin.get(`${I}?status=accepted`)).body.data).toMatchObject({ invitations: [{ email: agent.email, status: 'accepted' }], total: 1 });
-    expect((await admin.get(`${I}?status=pending&limit=1`)).body.data).toMatchObject({ invitations: [{ id: ids[2] }], total: 3 });
+    expect(page2.body.data).toMatchObject({
+      invitations: [{ id: ids[0] }, { email: agent.email }],
+      total: 4,
+      page: 2,
+      limit: 2,
+    });
+    expect((await admin.get(`${I}?status=accepted`)).body.data).toMatchObject({
+      invitations: [{ email: agent.email, status: 'accepted' }],
+      total: 1,
+    });
+    expect((await admin.get(`${I}?status=pending&limit=1`)).body.data).toMatchObject({
+      invitations: [{ id: ids[2] }],
+      total: 3,
+    });
     expect((await admin.get(`${I}?status=revoked`)).body.data.total).toBe(0);
   });
 });

@@ -4,7 +4,14 @@ import { notFound } from '../../../core/http/errors.js';
 import type { FinanceContext, FinanceDeps, Q, Trx } from '../../context.js';
 import type { Invoice, InvoiceStatus, InvoicesTable } from '../../db/schema.js';
 import { recordFinanceEvent } from '../../events.js';
-import { DEFAULT_CURRENCY, checkPeriod, invalidTransition, optionalText, requiredText, toCents } from '../../http/values.js';
+import {
+  DEFAULT_CURRENCY,
+  checkPeriod,
+  invalidTransition,
+  optionalText,
+  requiredText,
+  toCents,
+} from '../../http/values.js';
 import { presentInvoice } from './invoices.presenter.js';
 import * as repo from './invoices.repository.js';
 import type { InvoiceCreateBody, InvoiceListQuery, InvoiceUpdateBody } from './invoices.schema.js';
@@ -90,7 +97,11 @@ export class InvoicesService {
   /** issued | overdue -> paid (paidAt now); records `invoice.paid`. */
   pay(ctx: FinanceContext, id: number): Promise<Invoice> {
     return this.transition(ctx, id, PAYABLE, 'paid', async (trx, now) => {
-      const row = await repo.transitionInvoice(trx, ctx.accountId, id, PAYABLE, { status: 'paid', paid_at: now, updated_at: now });
+      const row = await repo.transitionInvoice(trx, ctx.accountId, id, PAYABLE, {
+        status: 'paid',
+        paid_at: now,
+        updated_at: now,
+      });
       if (row) await recordFinanceEvent(trx, ctx.accountId, 'invoice.paid', presentInvoice(row));
       return row;
     });
@@ -110,7 +121,11 @@ export class InvoicesService {
    */
   async markOverdue(q: Trx, accountId: number, invoiceId: number): Promise<Invoice | null> {
     const now = Date.now();
-    const row = await repo.transitionInvoice(q, accountId, invoiceId, ['issued'], { status: 'overdue', overdue_at: now, updated_at: now });
+    const row = await repo.transitionInvoice(q, accountId, invoiceId, ['issued'], {
+      status: 'overdue',
+      overdue_at: now,
+      updated_at: now,
+    });
     if (!row) return null;
     await recordFinanceEvent(q, accountId, 'invoice.overdue', presentInvoice(row));
     return row;

@@ -28,13 +28,20 @@ afterAll(async () => {
 
 const P = '/api/invoices';
 const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-const row = (id: string) => t.db.selectFrom('invoices').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
-const eventsOf = async (name: string, id: string) => (await financeEvents(t.db, name)).filter((e) => e.payload.data.id === id);
+const row = (id: string) =>
+  t.db.selectFrom('invoices').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
+const eventsOf = async (name: string, id: string) =>
+  (await financeEvents(t.db, name)).filter((e) => e.payload.data.id === id);
 const post = (path: string, token = acme.admin.accessToken) => financeClient(t.app, token).post(path);
 
 describe('POST /api/invoices', () => {
   it('creates a draft invoice with the full shape and records invoice.created once', async () => {
-    const res = await financeClient(t.app, acme.admin.accessToken).post(P, { customer: 'Globex', description: 'Consulting', amount: 1234.56, dueDate: '2025-05-31' });
+    const res = await financeClient(t.app, acme.admin.accessToken).post(P, {
+      customer: 'Globex',
+      description: 'Consulting',
+      amount: 1234.56,
+      dueDate: '2025-05-31',
+    });
     expect(res.status).toBe(201);
     const data = {
       id: expect.stringMatching(/^\d+$/),
@@ -53,8 +60,13 @@ describe('POST /api/invoices', () => {
     expect(res.body).toEqual({ success: true, message: 'Invoice created', data });
     expect((await row(res.body.data.id)).amount_cents).toBe(123456);
     const events = await eventsOf('invoice.created', res.body.data.id);
-    expect(events.map((e) => e.payload)).toEqual([{ event: 'invoice.created', created_at: iso, account_id: acme.accountId, data: res.body.data }]);
-    expect((await financeClient(t.app, acme.admin.accessToken).get(`${P}/${res.body.data.id}`)).body).toEqual({ success: true, data: res.body.data });
+    expect(events.map((e) => e.payload)).toEqual([
+      { event: 'invoice.created', created_at: iso, account_id: acme.accountId, data: res.body.data },
+    ]);
+    expect((await financeClient(t.app, acme.admin.accessToken).get(`${P}/${res.body.data.id}`)).body).toEqual({
+      success: true,
+      data: res.body.data,
+    });
   });
 
   it('can issue at once', async () => {
@@ -98,7 +110,12 @@ describe('GET /api/invoices', () => {
     const list = async (query: string) => {
       const res = await financeClient(t.app, token).get(`${P}${query}`);
       expect(res.status, query).toBe(200);
-      return { ids: res.body.data.items.map((x: { id: string }) => x.id), total: res.body.data.total, page: res.body.data.page, limit: res.body.data.limit };
+      return {
+        ids: res.body.data.items.map((x: { id: string }) => x.id),
+        total: res.body.data.total,
+        page: res.body.data.page,
+        limit: res.body.data.limit,
+      };
     };
     expect(await list('')).toEqual({ ids: [b.id, a.id, c.id], total: 3, page: 1, limit: 20 });
     expect(await list('?from=2025-06-01&to=2025-06-30')).toEqual({ ids: [b.id, a.id], total: 2, page: 1, limit: 20 });
@@ -120,16 +137,29 @@ describe('invoice transitions', () => {
 
     const issued = await post(`${P}/${invoice.id}/issue`, agent.accessToken);
     expect(issued.status).toBe(200);
-    expect(issued.body).toEqual({ success: true, message: 'Invoice issued', data: { ...invoice, status: 'issued', issuedAt: iso, updatedAt: iso } });
+    expect(issued.body).toEqual({
+      success: true,
+      message: 'Invoice issued',
+      data: { ...invoice, status: 'issued', issuedAt: iso, updatedAt: iso },
+    });
     const again = await post(`${P}/${invoice.id}/issue`, agent.accessToken);
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ success: false, error: { code: 'invalid_transition', details: [{ field: 'status', message: 'is issued' }] } });
+    expect(again.body).toMatchObject({
+      success: false,
+      error: { code: 'invalid_transition', details: [{ field: 'status', message: 'is issued' }] },
+    });
 
     const paid = await post(`${P}/${invoice.id}/pay`, agent.accessToken);
     expect(paid.status).toBe(200);
-    expect(paid.body).toEqual({ success: true, message: 'Invoice paid', data: { ...issued.body.data, status: 'paid', paidAt: iso, updatedAt: iso } });
+    expect(paid.body).toEqual({
+      success: true,
+      message: 'Invoice paid',
+      data: { ...issued.body.data, status: 'paid', paidAt: iso, updatedAt: iso },
+    });
     const events = await eventsOf('invoice.paid', invoice.id);
-    expect(events.map((e) => e.payload)).toEqual([{ event: 'invoice.paid', created_at: iso, account_id: acme.accountId, data: paid.body.data }]);
+    expect(events.map((e) => e.payload)).toEqual([
+      { event: 'invoice.paid', created_at: iso, account_id: acme.accountId, data: paid.body.data },
+    ]);
 
     const stored = await row(invoice.id);
     for (const action of ['pay', 'issue', 'cancel']) {
@@ -156,7 +186,11 @@ describe('invoice transitions', () => {
     expect(await mark(invoice.id, other.accountId)).toBeNull();
     const events = await eventsOf('invoice.overdue', invoice.id);
     expect(events).toHaveLength(1);
-    expect(events[0].payload).toMatchObject({ event: 'invoice.overdue', account_id: acme.accountId, data: { id: invoice.id, status: 'overdue', overdueAt: iso } });
+    expect(events[0].payload).toMatchObject({
+      event: 'invoice.overdue',
+      account_id: acme.accountId,
+      data: { id: invoice.id, status: 'overdue', overdueAt: iso },
+    });
     expect(await eventsOf('invoice.overdue', draft.id)).toEqual([]);
 
     const shown = await financeClient(t.app, acme.admin.accessToken).get(`${P}/${invoice.id}`);
@@ -169,8 +203,13 @@ describe('invoice transitions', () => {
     const invoice = await newFinanceInvoice(t, acme.admin.accessToken, { status: 'issued' });
     const res = await post(`${P}/${invoice.id}/cancel`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: 'Invoice cancelled', data: { ...invoice, status: 'cancelled', updatedAt: iso } });
-    for (const action of ['issue', 'pay', 'cancel']) expect((await post(`${P}/${invoice.id}/${action}`)).status, action).toBe(409);
+    expect(res.body).toEqual({
+      success: true,
+      message: 'Invoice cancelled',
+      data: { ...invoice, status: 'cancelled', updatedAt: iso },
+    });
+    for (const action of ['issue', 'pay', 'cancel'])
+      expect((await post(`${P}/${invoice.id}/${action}`)).status, action).toBe(409);
     expect(await eventsOf('invoice.paid', invoice.id)).toEqual([]);
   });
 });
@@ -178,17 +217,29 @@ describe('invoice transitions', () => {
 describe('PUT and PATCH /api/invoices/:id', () => {
   it('changes the fields sent; bad input is a 422 that changes nothing', async () => {
     const invoice = await newFinanceInvoice(t, acme.admin.accessToken, { description: 'x' });
-    const res = await financePatch(t.app, acme.admin.accessToken, `${P}/${invoice.id}`, { amount: 0.1, description: null });
+    const res = await financePatch(t.app, acme.admin.accessToken, `${P}/${invoice.id}`, {
+      amount: 0.1,
+      description: null,
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: 'Invoice updated', data: { ...invoice, amount: 0.1, description: null, updatedAt: iso } });
-    const put = await financeClient(t.app, acme.admin.accessToken).put(`${P}/${invoice.id}`, { customer: 'Umbrella', dueDate: '2026-01-31' });
+    expect(res.body).toEqual({
+      success: true,
+      message: 'Invoice updated',
+      data: { ...invoice, amount: 0.1, description: null, updatedAt: iso },
+    });
+    const put = await financeClient(t.app, acme.admin.accessToken).put(`${P}/${invoice.id}`, {
+      customer: 'Umbrella',
+      dueDate: '2026-01-31',
+    });
     expect(put.body.data).toEqual({ ...res.body.data, customer: 'Umbrella', dueDate: '2026-01-31', updatedAt: iso });
 
     const stored = await row(invoice.id);
     const before = await financeDataSnapshot(t.db);
     for (const body of [{}, { amount: 1.001 }, { dueDate: '2026-02-29' }, { customer: 7 }, { amount: -1 }]) {
       for (const method of ['PUT', 'PATCH'] as const) {
-        expect((await financeCall(t.app, { method, url: `${P}/${invoice.id}`, token: acme.admin.accessToken, body })).status).toBe(422);
+        expect(
+          (await financeCall(t.app, { method, url: `${P}/${invoice.id}`, token: acme.admin.accessToken, body })).status,
+        ).toBe(422);
       }
     }
     expect(await row(invoice.id)).toEqual(stored);
@@ -201,7 +252,11 @@ describe('DELETE /api/invoices/:id', () => {
     const agent = await addFinanceMember(t, acme, 'agent');
     const invoice = await newFinanceInvoice(t, agent.accessToken);
     expect((await financeClient(t.app, agent.accessToken).delete(`${P}/${invoice.id}`)).status).toBe(403);
-    expect((await financeClient(t.app, acme.admin.accessToken).delete(`${P}/${invoice.id}`)).body).toEqual({ success: true, data: null, message: 'Invoice deleted' });
+    expect((await financeClient(t.app, acme.admin.accessToken).delete(`${P}/${invoice.id}`)).body).toEqual({
+      success: true,
+      data: null,
+      message: 'Invoice deleted',
+    });
     expect((await financeClient(t.app, acme.admin.accessToken).get(`${P}/${invoice.id}`)).status).toBe(404);
   });
 });
@@ -211,7 +266,15 @@ describe('tenancy and authentication', () => {
     const theirs = await newFinanceInvoice(t, other.admin.accessToken, { status: 'issued' });
     const stored = await row(theirs.id);
     const url = `${P}/${theirs.id}`;
-    const calls = [['GET', url], ['PUT', url, { amount: 1 }], ['PATCH', url, { amount: 1 }], ['POST', `${url}/issue`], ['POST', `${url}/pay`], ['POST', `${url}/cancel`], ['DELETE', url]] as const;
+    const calls = [
+      ['GET', url],
+      ['PUT', url, { amount: 1 }],
+      ['PATCH', url, { amount: 1 }],
+      ['POST', `${url}/issue`],
+      ['POST', `${url}/pay`],
+      ['POST', `${url}/cancel`],
+      ['DELETE', url],
+    ] as const;
     for (const [method, path, body] of calls) {
       const res = await financeCall(t.app, { method, url: path, token: acme.admin.accessToken, body });
       expect(res.status, `${method} ${path}`).toBe(404);
@@ -222,7 +285,18 @@ describe('tenancy and authentication', () => {
   });
 
   it('answers 401 without a token', async () => {
-    const paths = [['GET', P], ['POST', P], ['GET', `${P}/1`], ['PUT', `${P}/1`], ['PATCH', `${P}/1`], ['POST', `${P}/1/issue`], ['POST', `${P}/1/pay`], ['POST', `${P}/1/cancel`], ['DELETE', `${P}/1`]] as const;
-    for (const [method, url] of paths) expect((await financeCall(t.app, { method, url })).status, `${method} ${url}`).toBe(401);
+    const paths = [
+      ['GET', P],
+      ['POST', P],
+      ['GET', `${P}/1`],
+      ['PUT', `${P}/1`],
+      ['PATCH', `${P}/1`],
+      ['POST', `${P}/1/issue`],
+      ['POST', `${P}/1/pay`],
+      ['POST', `${P}/1/cancel`],
+      ['DELETE', `${P}/1`],
+    ] as const;
+    for (const [method, url] of paths)
+      expect((await financeCall(t.app, { method, url })).status, `${method} ${url}`).toBe(401);
   });
 });

@@ -14,43 +14,55 @@ const admin = { access: 'admin' as const };
 export const membersRoutes: FinanceRoutes = async (app, { services }) => {
   const svc = services.members;
 
-  app.get('/api/accounts/members', {
-    config: admin,
-    schema: {
-      tags,
-      security: bearer,
-      summary: 'List the members of the current account',
-      querystring: PageQuery(20, 100),
-      response: { 200: Envelope(MemberListSchema), ...errorResponses(401, 403, 422) },
+  app.get(
+    '/api/accounts/members',
+    {
+      config: admin,
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'List the members of the current account',
+        querystring: PageQuery(20, 100),
+        response: { 200: Envelope(MemberListSchema), ...errorResponses(401, 403, 422) },
+      },
     },
-  }, async (req) => {
-    const { members, total } = await svc.list(ctxOf(req), req.query);
-    return ok({ members: members.map(presentMember), total, page: req.query.page, limit: req.query.limit });
-  });
+    async (req) => {
+      const { members, total } = await svc.list(ctxOf(req), req.query);
+      return ok({ members: members.map(presentMember), total, page: req.query.page, limit: req.query.limit });
+    },
+  );
 
-  app.put('/api/accounts/members/:userId', {
-    config: admin,
-    schema: {
-      tags,
-      security: bearer,
-      summary: "Change a member's role (an account keeps at least one administrator)",
-      params: MemberParams,
-      body: UpdateMemberBody,
-      response: { 200: Envelope(MemberSchema), ...errorResponses(401, 403, 404, 422) },
+  app.put(
+    '/api/accounts/members/:userId',
+    {
+      config: admin,
+      schema: {
+        tags,
+        security: bearer,
+        summary: "Change a member's role (an account keeps at least one administrator)",
+        params: MemberParams,
+        body: UpdateMemberBody,
+        response: { 200: Envelope(MemberSchema), ...errorResponses(401, 403, 404, 422) },
+      },
     },
-  }, async (req) => ok(presentMember(await svc.updateRole(ctxOf(req), req.params.userId, req.body.role))));
+    async (req) => ok(presentMember(await svc.updateRole(ctxOf(req), req.params.userId, req.body.role))),
+  );
 
-  app.delete('/api/accounts/members/:userId', {
-    config: admin,
-    schema: {
-      tags,
-      security: bearer,
-      summary: 'Remove a member from the current account (not the last administrator)',
-      params: MemberParams,
-      response: { 200: MessageEnvelope, ...errorResponses(401, 403, 404, 422) },
+  app.delete(
+    '/api/accounts/members/:userId',
+    {
+      config: admin,
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Remove a member from the current account (not the last administrator)',
+        params: MemberParams,
+        response: { 200: MessageEnvelope, ...errorResponses(401, 403, 404, 422) },
+      },
     },
-  }, async (req) => {
-    await svc.remove(ctxOf(req), req.params.userId);
-    return ok(null, 'Member removed');
-  });
+    async (req) => {
+      await svc.remove(ctxOf(req), req.params.userId);
+      return ok(null, 'Member removed');
+    },
+  );
 };

@@ -43,7 +43,10 @@ describe('GET /api/accounts/members', () => {
       success: true,
       data: {
         // The agent joined through an e-mailed invitation link: their address is verified.
-        members: [member(account.admin.id, account.admin.email, 'Ada Admin', 'admin', false), member(agent.id, agent.email, 'Alan Agent', 'agent', true)],
+        members: [
+          member(account.admin.id, account.admin.email, 'Ada Admin', 'admin', false),
+          member(agent.id, agent.email, 'Alan Agent', 'agent', true),
+        ],
         total: 2,
         page: 1,
         limit: 20,
@@ -51,7 +54,8 @@ describe('GET /api/accounts/members', () => {
     });
     const page2 = await c.get(`${M}?page=2&limit=1`);
     expect(page2.body.data).toMatchObject({ members: [{ id: agent.id }], total: 2, page: 2, limit: 1 });
-    for (const q of ['limit=0', 'limit=101', 'page=0', 'page=x']) expect((await c.get(`${M}?${q}`)).status, q).toBe(422);
+    for (const q of ['limit=0', 'limit=101', 'page=0', 'page=x'])
+      expect((await c.get(`${M}?${q}`)).status, q).toBe(422);
   });
 });
 
@@ -89,7 +93,11 @@ describe('PUT and DELETE /api/accounts/members/:userId', () => {
     const theirs = await newFinanceAccount(t);
     const c = financeClient(t.app, mine.admin.accessToken);
     const before = await countFinanceRows(t.db, 'memberships');
-    for (const res of [await c.delete(`${M}/${theirs.admin.id}`), await c.put(`${M}/${theirs.admin.id}`, { role: 'agent' }), await c.delete(`${M}/99999999`)]) {
+    for (const res of [
+      await c.delete(`${M}/${theirs.admin.id}`),
+      await c.put(`${M}/${theirs.admin.id}`, { role: 'agent' }),
+      await c.delete(`${M}/99999999`),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ success: false, error: { code: 'not_found' } });
     }
@@ -102,7 +110,12 @@ describe('PUT and DELETE /api/accounts/members/:userId', () => {
     const agent = await newFinanceUser(t, { role: 'agent' });
     const c = financeClient(t.app, agent.accessToken);
     const before = await financeSnapshot(t.db);
-    for (const res of [await c.get(M), await c.post(M, { email: 'x@example.test', role: 'agent', fullName: 'X' }), await c.put(`${M}/${agent.id}`, { role: 'admin' }), await c.delete(`${M}/${agent.id}`)]) {
+    for (const res of [
+      await c.get(M),
+      await c.post(M, { email: 'x@example.test', role: 'agent', fullName: 'X' }),
+      await c.put(`${M}/${agent.id}`, { role: 'admin' }),
+      await c.delete(`${M}/${agent.id}`),
+    ]) {
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ success: false, error: { code: 'forbidden' } });
     }

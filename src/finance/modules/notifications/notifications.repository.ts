@@ -18,7 +18,13 @@ function mine(q: Q, accountId: number, userId: number, filter: ListFilter) {
   return query;
 }
 
-export async function listNotifications(q: Q, accountId: number, userId: number, filter: ListFilter, page: { limit: number; offset: number }) {
+export async function listNotifications(
+  q: Q,
+  accountId: number,
+  userId: number,
+  filter: ListFilter,
+  page: { limit: number; offset: number },
+) {
   return mine(q, accountId, userId, filter)
     .selectAll()
     .orderBy('created_at', 'desc')
@@ -124,7 +130,9 @@ export async function insertForMembers(q: Q, n: MemberNotification): Promise<num
   const text = (value: string | null) => sql<string>`cast(${value} as text)`;
   let members = q
     .selectFrom('memberships as m')
-    .leftJoin('notification_preferences as p', (join) => join.onRef('p.account_id', '=', 'm.account_id').onRef('p.user_id', '=', 'm.user_id'))
+    .leftJoin('notification_preferences as p', (join) =>
+      join.onRef('p.account_id', '=', 'm.account_id').onRef('p.user_id', '=', 'm.user_id'),
+    )
     .select([
       'm.account_id',
       'm.user_id',
@@ -143,7 +151,9 @@ export async function insertForMembers(q: Q, n: MemberNotification): Promise<num
     members = members.where(({ or, eb, exists, selectFrom }) =>
       or([
         eb('m.role', '=', 'admin'),
-        exists(selectFrom('users as u').select('u.id').whereRef('u.id', '=', 'm.user_id').where('u.is_super_admin', '=', 1)),
+        exists(
+          selectFrom('users as u').select('u.id').whereRef('u.id', '=', 'm.user_id').where('u.is_super_admin', '=', 1),
+        ),
       ]),
     );
   }

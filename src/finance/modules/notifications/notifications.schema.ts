@@ -2,7 +2,13 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from '../../../core/http/schemas.js';
 import { IdPathParam } from '../../http/envelope.js';
 
-export const NOTIFICATION_TYPES = ['bill_due_soon', 'bill_overdue', 'payment_confirmed', 'accountant_sent', 'system'] as const;
+export const NOTIFICATION_TYPES = [
+  'bill_due_soon',
+  'bill_overdue',
+  'payment_confirmed',
+  'accountant_sent',
+  'system',
+] as const;
 export const NotificationTypeSchema = Type.Union(NOTIFICATION_TYPES.map((t) => Type.Literal(t)));
 
 /** The largest `daysBeforeDue` (the daily job looks that far ahead at most). */
@@ -16,7 +22,11 @@ export const NotificationSchema = Type.Object({
   message: Type.String(),
   read: Type.Boolean(),
   readAt: Nullable(Type.String({ description: 'ISO 8601' })),
-  data: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'what the notification is about, e.g. {"billId": "12"}' })),
+  data: Nullable(
+    Type.Record(Type.String(), Type.Unknown(), {
+      description: 'what the notification is about, e.g. {"billId": "12"}',
+    }),
+  ),
   createdAt: Type.String({ description: 'ISO 8601' }),
 });
 

@@ -34,7 +34,9 @@ export class NotificationsService {
 
   /** Marks the caller's notification read (again is fine); another user's or account's id is 404. */
   async markRead(ctx: FinanceContext, id: number): Promise<Notification> {
-    const row = await this.deps.db.transaction().execute((trx) => repo.markRead(trx, ctx.accountId, ctx.userId, id, Date.now()));
+    const row = await this.deps.db
+      .transaction()
+      .execute((trx) => repo.markRead(trx, ctx.accountId, ctx.userId, id, Date.now()));
     if (!row) throw notFound('Notification');
     return row;
   }
@@ -44,7 +46,9 @@ export class NotificationsService {
   }
 
   async delete(ctx: FinanceContext, id: number): Promise<void> {
-    const deleted = await this.deps.db.transaction().execute((trx) => repo.deleteNotification(trx, ctx.accountId, ctx.userId, id));
+    const deleted = await this.deps.db
+      .transaction()
+      .execute((trx) => repo.deleteNotification(trx, ctx.accountId, ctx.userId, id));
     if (!deleted) throw notFound('Notification');
   }
 
@@ -65,8 +69,17 @@ export class NotificationsService {
       accountant_sent: flag(body.accountantSent),
       days_before_due: body.daysBeforeDue,
     };
-    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<repo.PreferenceValues>;
-    const initial = { bill_due_soon: 1, bill_overdue: 1, payment_confirmed: 1, accountant_sent: 1, days_before_due: DEFAULT_DAYS_BEFORE_DUE, ...defined };
+    const defined = Object.fromEntries(
+      Object.entries(changes).filter(([, v]) => v !== undefined),
+    ) as Partial<repo.PreferenceValues>;
+    const initial = {
+      bill_due_soon: 1,
+      bill_overdue: 1,
+      payment_confirmed: 1,
+      accountant_sent: 1,
+      days_before_due: DEFAULT_DAYS_BEFORE_DUE,
+      ...defined,
+    };
     return this.deps.db
       .transaction()
       .execute((trx) => repo.upsertPreferences(trx, ctx.accountId, ctx.userId, initial, defined, Date.now()));

@@ -24,7 +24,13 @@ const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 async function team() {
   const account = await newFinanceAccount(t);
   const agent = await addFinanceMember(t, account, 'agent');
-  return { account, admin: account.admin, agent, a: financeClient(t.app, account.admin.accessToken), g: financeClient(t.app, agent.accessToken) };
+  return {
+    account,
+    admin: account.admin,
+    agent,
+    a: financeClient(t.app, account.admin.accessToken),
+    g: financeClient(t.app, agent.accessToken),
+  };
 }
 
 const countOf = async (user: FinanceTestUser) =>
@@ -57,9 +63,36 @@ describe('GET /api/notifications', () => {
       success: true,
       data: {
         notifications: [
-          { id: newest, type: 'payment_confirmed', title: 'Paid', message: 'Bill paid', read: false, readAt: null, data: null, createdAt: ISO },
-          { id: middle, type: 'system', title: 'Hello', message: 'Welcome', read: true, readAt: ISO, data: null, createdAt: ISO },
-          { id: oldest, type: 'bill_due_soon', title: 'Bill due soon', message: 'Power Co due', read: false, readAt: null, data: { billId: '7' }, createdAt: ISO },
+          {
+            id: newest,
+            type: 'payment_confirmed',
+            title: 'Paid',
+            message: 'Bill paid',
+            read: false,
+            readAt: null,
+            data: null,
+            createdAt: ISO,
+          },
+          {
+            id: middle,
+            type: 'system',
+            title: 'Hello',
+            message: 'Welcome',
+            read: true,
+            readAt: ISO,
+            data: null,
+            createdAt: ISO,
+          },
+          {
+            id: oldest,
+            type: 'bill_due_soon',
+            title: 'Bill due soon',
+            message: 'Power Co due',
+            read: false,
+            readAt: null,
+            data: { billId: '7' },
+            createdAt: ISO,
+          },
         ],
         total: 3,
         page: 1,
@@ -70,7 +103,11 @@ describe('GET /api/notifications', () => {
 
   it('paginates (page default 1, limit default 20) and counts the total', async () => {
     const { admin, a } = await team();
-    const ids = await newFinanceNotifications(t, admin, Array.from({ length: 25 }, () => ({})));
+    const ids = await newFinanceNotifications(
+      t,
+      admin,
+      Array.from({ length: 25 }, () => ({})),
+    );
     const newestFirst = [...ids].reverse();
 
     const first = await a.get('/api/notifications');
@@ -83,7 +120,12 @@ describe('GET /api/notifications', () => {
 
     const small = await a.get('/api/notifications?page=3&limit=10');
     expect(small.body.data.notifications.map((n: { id: string }) => n.id)).toEqual(newestFirst.slice(20, 25));
-    expect((await a.get('/api/notifications?page=9')).body.data).toEqual({ notifications: [], total: 25, page: 9, limit: 20 });
+    expect((await a.get('/api/notifications?page=9')).body.data).toEqual({
+      notifications: [],
+      total: 25,
+      page: 9,
+      limit: 20,
+    });
   });
 
   it('filters by unreadOnly and by type (total follows the filters)', async () => {
@@ -100,7 +142,10 @@ describe('GET /api/notifications', () => {
 
     const overdue = await a.get('/api/notifications?type=bill_overdue');
     expect(overdue.body.data.total).toBe(2);
-    expect(overdue.body.data.notifications.map((n: { type: string }) => n.type)).toEqual(['bill_overdue', 'bill_overdue']);
+    expect(overdue.body.data.notifications.map((n: { type: string }) => n.type)).toEqual([
+      'bill_overdue',
+      'bill_overdue',
+    ]);
 
     const both = await a.get('/api/notifications?type=bill_overdue&unreadOnly=true');
     expect(both.body.data.total).toBe(1);
@@ -158,7 +203,11 @@ describe('reading and deleting', () => {
     expect((await a.get(`/api/notifications?unreadOnly=true`)).body.data.total).toBe(0);
     // Nobody else's changed.
     expect((await g.get('/api/notifications/unread-count')).body.data.unreadCount).toBe(1);
-    const othersRow = await t.db.selectFrom('notifications').select('read').where('id', '=', Number(othersOwn)).executeTakeFirstOrThrow();
+    const othersRow = await t.db
+      .selectFrom('notifications')
+      .select('read')
+      .where('id', '=', Number(othersOwn))
+      .executeTakeFirstOrThrow();
     expect(othersRow.read).toBe(0);
   });
 
@@ -196,7 +245,13 @@ describe('reading and deleting', () => {
 });
 
 describe('preferences', () => {
-  const defaults = { billDueSoon: true, billOverdue: true, paymentConfirmed: true, accountantSent: true, daysBeforeDue: 3 };
+  const defaults = {
+    billDueSoon: true,
+    billOverdue: true,
+    paymentConfirmed: true,
+    accountantSent: true,
+    daysBeforeDue: 3,
+  };
 
   it('are the defaults until saved; PUT changes only the fields sent, per user and account', async () => {
     const { account, agent, a, g } = await team();
@@ -204,7 +259,11 @@ describe('preferences', () => {
 
     const saved = await a.put('/api/notifications/preferences', { billOverdue: false, daysBeforeDue: 7 });
     expect(saved.status).toBe(200);
-    expect(saved.body).toEqual({ success: true, message: 'Preferences saved', data: { ...defaults, billOverdue: false, daysBeforeDue: 7 } });
+    expect(saved.body).toEqual({
+      success: true,
+      message: 'Preferences saved',
+      data: { ...defaults, billOverdue: false, daysBeforeDue: 7 },
+    });
     const again = await a.put('/api/notifications/preferences', { accountantSent: false });
     expect(again.body.data).toEqual({ ...defaults, billOverdue: false, daysBeforeDue: 7, accountantSent: false });
     expect((await a.get('/api/notifications/preferences')).body.data).toEqual(again.body.data);
@@ -219,7 +278,9 @@ describe('preferences', () => {
     const second = await newFinanceAccount(t);
     // The first admin joins the second account (switch-account gives a token for it).
     await joinFinanceAccount(t, second, first.admin, 'agent');
-    const switched = await financeClient(t.app, first.admin.accessToken).post('/api/auth/switch-account', { accountId: second.accountId });
+    const switched = await financeClient(t.app, first.admin.accessToken).post('/api/auth/switch-account', {
+      accountId: second.accountId,
+    });
     expect(switched.status).toBe(200);
     const inSecond = financeClient(t.app, switched.body.data.accessToken);
 
@@ -231,7 +292,14 @@ describe('preferences', () => {
     const { a } = await team();
     await a.put('/api/notifications/preferences', { daysBeforeDue: 5 });
     const rows = await countFinanceRows(t.db, 'notification_preferences');
-    for (const body of [{}, { daysBeforeDue: -1 }, { daysBeforeDue: 61 }, { daysBeforeDue: 2.5 }, { billDueSoon: 'yes' }, { billDueSoon: true, colour: 'blue' }]) {
+    for (const body of [
+      {},
+      { daysBeforeDue: -1 },
+      { daysBeforeDue: 61 },
+      { daysBeforeDue: 2.5 },
+      { billDueSoon: 'yes' },
+      { billDueSoon: true, colour: 'blue' },
+    ]) {
       const res = await a.put('/api/notifications/preferences', body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body).toMatchObject({ success: false, error: { code: 'validation_failed' } });

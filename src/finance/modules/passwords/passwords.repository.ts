@@ -1,7 +1,10 @@
 import type { Q } from '../../context.js';
 
 export async function insertReset(q: Q, userId: number, tokenHash: string, expiresAt: number, now: number) {
-  await q.insertInto('password_resets').values({ user_id: userId, token_hash: tokenHash, expires_at: expiresAt, used_at: null, created_at: now }).execute();
+  await q
+    .insertInto('password_resets')
+    .values({ user_id: userId, token_hash: tokenHash, expires_at: expiresAt, used_at: null, created_at: now })
+    .execute();
 }
 
 export async function findResetByHash(q: Q, tokenHash: string) {
@@ -22,7 +25,12 @@ export async function claimReset(q: Q, id: number, now: number): Promise<boolean
 
 /** Retires a user's unused reset tokens (a newer link, or a password change, replaces them). */
 export async function retireUserResets(q: Q, userId: number, now: number) {
-  await q.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  await q
+    .updateTable('password_resets')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
 }
 
 export async function deleteExpiredResets(q: Q, before: number): Promise<number> {

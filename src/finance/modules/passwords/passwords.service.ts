@@ -37,7 +37,8 @@ export class PasswordsService {
     await this.rateLimits.consume([rule('passwordChangePerUser', String(ctx.userId))]);
     const user = await this.users.get(ctx.userId);
     if (!user) throw unauthorized();
-    if (!(await this.users.checkPassword(user, body.currentPassword))) throw invalidField('currentPassword', 'is incorrect');
+    if (!(await this.users.checkPassword(user, body.currentPassword)))
+      throw invalidField('currentPassword', 'is incorrect');
     const passwordHash = await this.users.hash(body.newPassword);
     return this.deps.db.transaction().execute(async (trx) => {
       const updated = await this.users.replacePassword(trx, user.id, passwordHash);
@@ -74,7 +75,11 @@ export class PasswordsService {
     const token = randomToken(32);
     const routeAccountId = await this.smtp.accountForUserMail(user.id);
     const sendable = routeAccountId !== null || this.deps.config.mail.smtpUrl !== null;
-    if (!sendable) this.deps.logger.warn({ userId: user.id }, "password reset e-mail not sent: no SMTP configuration in the user's accounts and no SMTP_URL");
+    if (!sendable)
+      this.deps.logger.warn(
+        { userId: user.id },
+        "password reset e-mail not sent: no SMTP configuration in the user's accounts and no SMTP_URL",
+      );
     const link = `${this.deps.config.finance.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
     await this.deps.db.transaction().execute(async (trx) => {
       const now = Date.now();

@@ -23,7 +23,10 @@ export const RATE_LIMITS = {
   invitationAcceptPerIp: { limit: 10, windowMs: MINUTE },
 } as const;
 
-export const rule = (name: keyof typeof RATE_LIMITS, subject: string): RateRule => ({ key: `${name}:${subject}`, ...RATE_LIMITS[name] });
+export const rule = (name: keyof typeof RATE_LIMITS, subject: string): RateRule => ({
+  key: `${name}:${subject}`,
+  ...RATE_LIMITS[name],
+});
 
 /** The finance service's limiter (core's RateLimiter on the finance database). */
 export class RateLimitService extends RateLimiter {

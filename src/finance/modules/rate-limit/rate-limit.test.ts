@@ -18,9 +18,15 @@ describe('rate limits shared through the database', () => {
   it('counts login attempts made on two instances together', async () => {
     const account = await newFinanceAccount(a);
     for (const t of [a, b, a, b, a, b, a, b, a, b]) {
-      expect((await financeClient(t.app).post('/api/auth/login', { email: account.admin.email, password: 'wrong password' })).status).toBe(401);
+      expect(
+        (await financeClient(t.app).post('/api/auth/login', { email: account.admin.email, password: 'wrong password' }))
+          .status,
+      ).toBe(401);
     }
-    const limited = await financeClient(b.app).post('/api/auth/login', { email: account.admin.email, password: account.admin.password });
+    const limited = await financeClient(b.app).post('/api/auth/login', {
+      email: account.admin.email,
+      password: account.admin.password,
+    });
     expect(limited.status).toBe(429);
     expect(limited.headers['retry-after']).toMatch(/^\d+$/);
   });
@@ -31,14 +37,25 @@ describe('rate limits shared through the database', () => {
       .values({ key: 'login:ip:old', window_start: 0, count: 3, expires_at: Date.now() - 1 })
       .execute();
     // The housekeeping job is due again; the running background picks it up.
-    await a.db.updateTable('jobs').set({ run_at: 0 }).where('name', '=', 'finance.housekeeping').where('status', '=', 'pending').execute();
+    await a.db
+      .updateTable('jobs')
+      .set({ run_at: 0 })
+      .where('name', '=', 'finance.housekeeping')
+      .where('status', '=', 'pending')
+      .execute();
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
-      const old = await a.db.selectFrom('rate_limit_buckets').select('key').where('key', '=', 'login:ip:old').executeTakeFirst();
+      const old = await a.db
+        .selectFrom('rate_limit_buckets')
+        .select('key')
+        .where('key', '=', 'login:ip:old')
+        .executeTakeFirst();
       if (!old) break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(await a.db.selectFrom('rate_limit_buckets').select('key').where('key', '=', 'login:ip:old').executeTakeFirst()).toBeUndefined();
+    expect(
+      await a.db.selectFrom('rate_limit_buckets').select('key').where('key', '=', 'login:ip:old').executeTakeFirst(),
+    ).toBeUndefined();
     expect(await countFinanceRows(a.db, 'rate_limit_buckets')).toBeGreaterThan(0);
   });
 });
@@ -62,6 +79,8 @@ describe('sliding window estimate', () => {
   });
 
   it('waits at least one second', () => {
-    expect(rateLimitWaitMs(rule, { now: 59_999, windowStart: 0, current: 11, previous: 0 })).toBeGreaterThanOrEqual(1000);
+    expect(rateLimitWaitMs(rule, { now: 59_999, windowStart: 0, current: 11, previous: 0 })).toBeGreaterThanOrEqual(
+      1000,
+    );
   });
 });

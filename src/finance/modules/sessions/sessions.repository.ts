@@ -26,12 +26,21 @@ export async function claimRefreshToken(q: Q, id: number, now: number): Promise<
 }
 
 export async function revokeFamily(q: Q, familyId: string, now: number) {
-  await q.updateTable('refresh_tokens').set({ revoked_at: now }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+  await q
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now })
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /** Revokes a user's refresh tokens: all of them, or those of one account. */
 export async function revokeUserTokens(q: Q, userId: number, now: number, accountId?: number) {
-  let query = q.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  let query = q
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
   if (accountId !== undefined) query = query.where('account_id', '=', accountId);
   await query.execute();
 }

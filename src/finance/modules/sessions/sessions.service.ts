@@ -34,7 +34,13 @@ export class SessionsService {
   constructor(private readonly deps: FinanceDeps) {}
 
   /** Issues a pair for the user in the account; a new family unless `familyId` continues one. */
-  async issue(q: Q, user: Pick<User, 'id' | 'token_version'>, accountId: number, role: MembershipRole, familyId?: string): Promise<TokenPair> {
+  async issue(
+    q: Q,
+    user: Pick<User, 'id' | 'token_version'>,
+    accountId: number,
+    role: MembershipRole,
+    familyId?: string,
+  ): Promise<TokenPair> {
     const now = Date.now();
     const refreshToken = `rt_${randomToken(32)}`;
     await repo.insertRefreshToken(q, {
@@ -47,7 +53,12 @@ export class SessionsService {
       revoked_at: null,
       created_at: now,
     });
-    const accessToken = await signAccessToken(this.deps.secrets.jwtKey, { userId: user.id, accountId, role, tokenVersion: user.token_version });
+    const accessToken = await signAccessToken(this.deps.secrets.jwtKey, {
+      userId: user.id,
+      accountId,
+      role,
+      tokenVersion: user.token_version,
+    });
     return { accessToken, refreshToken, expiresIn: ACCESS_TOKEN_TTL_MS / 1000 };
   }
 
@@ -56,7 +67,10 @@ export class SessionsService {
    * revoked: 401. Already used (reuse): the family is revoked, and `reused` is returned so the
    * caller can commit that before answering 401.
    */
-  async claim(q: Q, refreshToken: string): Promise<{ reused: true; familyId: string } | ({ reused: false } & RotatedFrom)> {
+  async claim(
+    q: Q,
+    refreshToken: string,
+  ): Promise<{ reused: true; familyId: string } | ({ reused: false } & RotatedFrom)> {
     const now = Date.now();
     const row = await repo.findRefreshTokenByHash(q, sha256Hex(refreshToken));
     if (!row || row.revoked_at !== null || row.expires_at <= now) throw unauthorized(INVALID);

@@ -22,8 +22,17 @@ export async function insertSmtp(q: Q, values: Insertable<SmtpSettingsTable>) {
   return q.insertInto('smtp_settings').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateSmtp(q: Q, accountId: number, values: Omit<Insertable<SmtpSettingsTable>, 'account_id' | 'created_at'>) {
-  return q.updateTable('smtp_settings').set(values).where('account_id', '=', accountId).returningAll().executeTakeFirstOrThrow();
+export async function updateSmtp(
+  q: Q,
+  accountId: number,
+  values: Omit<Insertable<SmtpSettingsTable>, 'account_id' | 'created_at'>,
+) {
+  return q
+    .updateTable('smtp_settings')
+    .set(values)
+    .where('account_id', '=', accountId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function deleteSmtp(q: Q, accountId: number): Promise<boolean> {

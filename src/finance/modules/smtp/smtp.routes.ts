@@ -12,48 +12,72 @@ const admin = { access: 'admin' as const };
 export const smtpRoutes: FinanceRoutes = async (app, { services }) => {
   const svc = services.smtp;
 
-  app.get('/api/email/smtp', {
-    config: admin,
-    schema: {
-      tags,
-      security: bearer,
-      summary: 'The SMTP configuration (never the password); data is null when none is saved',
-      response: { 200: Envelope(Nullable(SmtpSchema)), ...errorResponses(401, 403) },
+  app.get(
+    '/api/email/smtp',
+    {
+      config: admin,
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'The SMTP configuration (never the password); data is null when none is saved',
+        response: { 200: Envelope(Nullable(SmtpSchema)), ...errorResponses(401, 403) },
+      },
     },
-  }, async (req) => {
-    const settings = await svc.get(ctxOf(req));
-    return settings ? ok(presentSmtp(settings)) : ok(null, 'SMTP is not configured');
-  });
-
-  app.post('/api/email/smtp', {
-    config: admin,
-    schema: {
-      tags,
-      security: bearer,
-      summary: 'Save the SMTP configuration (password required the first time; omit it later to keep it)',
-      body: SmtpSaveBody,
-      response: { 200: Envelope(SmtpSchema), ...errorResponses(401, 403, 422) },
+    async (req) => {
+      const settings = await svc.get(ctxOf(req));
+      return settings ? ok(presentSmtp(settings)) : ok(null, 'SMTP is not configured');
     },
-  }, async (req) => ok(presentSmtp(await svc.save(ctxOf(req), req.body)), 'SMTP configuration saved'));
+  );
 
-  app.post('/api/email/smtp/test', {
-    config: admin,
-    schema: {
-      tags,
-      security: bearer,
-      summary: 'Send a test e-mail to the calling administrator with the saved configuration, now',
-      response: { 200: Envelope(SmtpTestResultSchema), ...errorResponses(401, 403, 422) },
+  app.post(
+    '/api/email/smtp',
+    {
+      config: admin,
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Save the SMTP configuration (password required the first time; omit it later to keep it)',
+        body: SmtpSaveBody,
+        response: { 200: Envelope(SmtpSchema), ...errorResponses(401, 403, 422) },
+      },
     },
-  }, async (req) => {
-    const sent = await svc.sendTest(ctxOf(req));
-    return ok({ to: sent.to, messageId: sent.messageId, response: sent.response }, `Test e-mail sent to ${sent.to}: ${sent.response}`);
-  });
+    async (req) => ok(presentSmtp(await svc.save(ctxOf(req), req.body)), 'SMTP configuration saved'),
+  );
 
-  app.delete('/api/email/smtp', {
-    config: admin,
-    schema: { tags, security: bearer, summary: 'Remove the SMTP configuration', response: { 200: MessageEnvelope, ...errorResponses(401, 403, 404) } },
-  }, async (req) => {
-    await svc.delete(ctxOf(req));
-    return ok(null, 'SMTP configuration removed');
-  });
+  app.post(
+    '/api/email/smtp/test',
+    {
+      config: admin,
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Send a test e-mail to the calling administrator with the saved configuration, now',
+        response: { 200: Envelope(SmtpTestResultSchema), ...errorResponses(401, 403, 422) },
+      },
+    },
+    async (req) => {
+      const sent = await svc.sendTest(ctxOf(req));
+      return ok(
+        { to: sent.to, messageId: sent.messageId, response: sent.response },
+        `Test e-mail sent to ${sent.to}: ${sent.response}`,
+      );
+    },
+  );
+
+  app.delete(
+    '/api/email/smtp',
+    {
+      config: admin,
+      schema: {
+        tags,
+        security: bearer,
+        summary: 'Remove the SMTP configuration',
+        response: { 200: MessageEnvelope, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (req) => {
+      await svc.delete(ctxOf(req));
+      return ok(null, 'SMTP configuration removed');
+    },
+  );
 };

@@ -1,7 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from '../../../core/http/schemas.js';
 
-const Host = Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9._:\\[\\]-]+$', description: 'SMTP server host name or address' });
+const Host = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[A-Za-z0-9._:\\[\\]-]+$',
+  description: 'SMTP server host name or address',
+});
 
 export const SmtpSaveBody = Type.Object({
   host: Host,
@@ -9,7 +14,11 @@ export const SmtpSaveBody = Type.Object({
   secure: Type.Optional(Type.Boolean({ description: 'TLS from the start (465); otherwise STARTTLS when offered' })),
   user: Type.String({ minLength: 1, maxLength: 320 }),
   password: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 1000, description: 'write only; required on the first save, omit later to keep the saved one' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description: 'write only; required on the first save, omit later to keep the saved one',
+    }),
   ),
   fromName: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   fromEmail: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 320 }))),

@@ -51,7 +51,11 @@ function resolveGuarded(guard: DestinationGuard, host: string): Promise<string> 
  * Sends one e-mail through an SMTP server now (nodemailer, a connection per send): TLS from the
  * start when `secure`, otherwise STARTTLS when the server offers it; bounded timeouts.
  */
-export async function sendThroughSmtp(server: SmtpServer, message: OutgoingMessage, guard: DestinationGuard): Promise<SentMessage> {
+export async function sendThroughSmtp(
+  server: SmtpServer,
+  message: OutgoingMessage,
+  guard: DestinationGuard,
+): Promise<SentMessage> {
   const address = await resolveGuarded(guard, server.host);
   const transporter = nodemailer.createTransport({
     host: address,
@@ -75,8 +79,14 @@ export async function sendThroughSmtp(server: SmtpServer, message: OutgoingMessa
       ...(message.replyTo ? { replyTo: message.replyTo } : {}),
       ...(message.attachments ? { attachments: message.attachments.map((a) => ({ ...a })) } : {}),
     });
-    const list = (v: unknown) => (Array.isArray(v) ? v.map((a) => (typeof a === 'string' ? a : String((a as { address?: string }).address))) : []);
-    return { messageId: String(info.messageId ?? ''), response: String(info.response ?? ''), accepted: list(info.accepted), rejected: list(info.rejected) };
+    const list = (v: unknown) =>
+      Array.isArray(v) ? v.map((a) => (typeof a === 'string' ? a : String((a as { address?: string }).address))) : [];
+    return {
+      messageId: String(info.messageId ?? ''),
+      response: String(info.response ?? ''),
+      accepted: list(info.accepted),
+      rejected: list(info.rejected),
+    };
   } finally {
     transporter.close();
   }

@@ -21,7 +21,11 @@ export interface QueuedEmail extends OutgoingMessage {
 }
 
 export const smtpNotConfigured = () =>
-  new HttpError(422, 'smtp_not_configured', 'SMTP is not configured for this account: save it with POST /api/email/smtp');
+  new HttpError(
+    422,
+    'smtp_not_configured',
+    'SMTP is not configured for this account: save it with POST /api/email/smtp',
+  );
 
 /**
  * Each account's SMTP configuration (password sealed with AES-256-GCM, never returned), and sending
@@ -59,7 +63,9 @@ export class SmtpService {
         secure: body.secure ? 1 : 0,
         username: user,
         password_encrypted:
-          body.password !== undefined ? this.deps.secrets.box.seal(body.password, sealContext(ctx.accountId)) : existing!.password_encrypted,
+          body.password !== undefined
+            ? this.deps.secrets.box.seal(body.password, sealContext(ctx.accountId))
+            : existing!.password_encrypted,
         from_name: fromName,
         from_email: fromEmail,
         updated_at: now,
@@ -114,7 +120,8 @@ export class SmtpService {
    */
   async deliverNow(emailId: string): Promise<void> {
     const error = await sendQueuedNow(this.deps.db, emailId, this.transportFor, this.deps.logger);
-    if (error !== null) throw new HttpError(422, 'smtp_send_failed', `The SMTP server did not accept the e-mail: ${error}`);
+    if (error !== null)
+      throw new HttpError(422, 'smtp_send_failed', `The SMTP server did not accept the e-mail: ${error}`);
   }
 
   /** Whether an identity e-mail (invitation, reset) can be sent for the account: SMTP_URL or the account's own server. */
@@ -169,7 +176,11 @@ export class SmtpService {
               text: message.text,
               ...(message.html ? { html: message.html } : {}),
               ...(message.replyTo ? { replyTo: message.replyTo } : {}),
-              attachments: (message.attachments ?? []).map((a) => ({ filename: a.filename, content: Buffer.from(a.contentBase64, 'base64'), contentType: a.contentType })),
+              attachments: (message.attachments ?? []).map((a) => ({
+                filename: a.filename,
+                content: Buffer.from(a.contentBase64, 'base64'),
+                contentType: a.contentType,
+              })),
             },
             this.guard,
           );
@@ -198,7 +209,15 @@ export class SmtpService {
     const address = settings.from_email ?? (settings.username.includes('@') ? settings.username : null);
     const from = address ? { name: settings.from_name ?? '', address } : this.deps.config.mail.from;
     const domain = /@([^>\s]+)>?\s*$/.exec(typeof from === 'string' ? from : from.address)?.[1] ?? 'ponte.local';
-    return { host: settings.host, port: settings.port, secure: settings.secure === 1, user: settings.username, password, from, domain };
+    return {
+      host: settings.host,
+      port: settings.port,
+      secure: settings.secure === 1,
+      user: settings.username,
+      password,
+      from,
+      domain,
+    };
   }
 
   private async sendWith(settings: SmtpSettings, message: OutgoingMessage): Promise<SentMessage> {

@@ -27,7 +27,12 @@ class AuthSmtpServer {
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : null;
-        this.received.push(parseEmail(Buffer.concat(chunks).toString('utf8'), { from, to: session.envelope.rcptTo.map((r) => r.address) }));
+        this.received.push(
+          parseEmail(Buffer.concat(chunks).toString('utf8'), {
+            from,
+            to: session.envelope.rcptTo.map((r) => r.address),
+          }),
+        );
         callback();
       });
     },
@@ -56,14 +61,27 @@ afterAll(async () => {
   await smtp.stop();
 });
 
-const config = () => ({ host: '127.0.0.1', port: smtp.port, secure: false, user: 'mailer', password: 'smtp-secret', fromName: 'Acme Billing', fromEmail: 'Billing@Acme.test' });
-const smtpRow = (account: FinanceTestAccount) => t.db.selectFrom('smtp_settings').selectAll().where('account_id', '=', Number(account.accountId)).executeTakeFirst();
+const config = () => ({
+  host: '127.0.0.1',
+  port: smtp.port,
+  secure: false,
+  user: 'mailer',
+  password: 'smtp-secret',
+  fromName: 'Acme Billing',
+  fromEmail: 'Billing@Acme.test',
+});
+const smtpRow = (account: FinanceTestAccount) =>
+  t.db.selectFrom('smtp_settings').selectAll().where('account_id', '=', Number(account.accountId)).executeTakeFirst();
 
 describe('SMTP configuration', () => {
   it('is null until saved; saving stores the password encrypted and never returns it', async () => {
     const account = await newFinanceAccount(t);
     const c = financeClient(t.app, account.admin.accessToken);
-    expect((await c.get('/api/email/smtp')).body).toEqual({ success: true, data: null, message: 'SMTP is not configured' });
+    expect((await c.get('/api/email/smtp')).body).toEqual({
+      success: true,
+      data: null,
+      message: 'SMTP is not configured',
+    });
 
     const saved = await c.post('/api/email/smtp', config());
     expect(saved.status).toBe(200);
@@ -185,13 +203,23 @@ describe('SMTP configuration', () => {
     const agent = await addFinanceMember(t, account, 'agent');
     const c = financeClient(t.app, agent.accessToken);
     const before = await smtpRow(account);
-    for (const res of [await c.get('/api/email/smtp'), await c.post('/api/email/smtp', config()), await c.post('/api/email/smtp/test'), await c.delete('/api/email/smtp')]) {
+    for (const res of [
+      await c.get('/api/email/smtp'),
+      await c.post('/api/email/smtp', config()),
+      await c.post('/api/email/smtp/test'),
+      await c.delete('/api/email/smtp'),
+    ]) {
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ success: false, error: { code: 'forbidden' } });
     }
     expect(await smtpRow(account)).toEqual(before);
     const anon = financeClient(t.app);
-    for (const res of [await anon.get('/api/email/smtp'), await anon.post('/api/email/smtp', config()), await anon.post('/api/email/smtp/test'), await anon.delete('/api/email/smtp')]) {
+    for (const res of [
+      await anon.get('/api/email/smtp'),
+      await anon.post('/api/email/smtp', config()),
+      await anon.post('/api/email/smtp/test'),
+      await anon.delete('/api/email/smtp'),
+    ]) {
       expect(res.status).toBe(401);
     }
   });
@@ -220,7 +248,11 @@ describe('SMTP configuration', () => {
     for (const body of bad) {
       const res = await c.post('/api/email/smtp', body);
       expect(res.status, JSON.stringify(body)).toBe(422);
-      expect(res.body).toMatchObject({ success: false, message: expect.any(String), error: { code: expect.any(String) } });
+      expect(res.body).toMatchObject({
+        success: false,
+        message: expect.any(String),
+        error: { code: expect.any(String) },
+      });
     }
     expect(await smtpRow(account)).toEqual(before);
   });

@@ -13,8 +13,22 @@ export interface TransactionFilter {
 const records = accountRecords('transactions');
 
 /** One page of the account's transactions, newest date first, and the total matching the filter. */
-export const listTransactions = (q: Q, accountId: number, f: TransactionFilter, page: { limit: number; offset: number }) =>
-  records.page(q, accountId, { equal: { status: f.status, kind: f.kind, category: f.category }, period: { column: 'date', from: f.from, to: f.to }, direction: 'desc' }, page);
+export const listTransactions = (
+  q: Q,
+  accountId: number,
+  f: TransactionFilter,
+  page: { limit: number; offset: number },
+) =>
+  records.page(
+    q,
+    accountId,
+    {
+      equal: { status: f.status, kind: f.kind, category: f.category },
+      period: { column: 'date', from: f.from, to: f.to },
+      direction: 'desc',
+    },
+    page,
+  );
 
 export const findTransaction = records.find;
 export const insertTransaction = records.insert;

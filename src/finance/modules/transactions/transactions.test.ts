@@ -26,7 +26,8 @@ afterAll(async () => {
 
 const P = '/api/transactions';
 const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-const row = (id: string) => t.db.selectFrom('transactions').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
+const row = (id: string) =>
+  t.db.selectFrom('transactions').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
 
 describe('POST /api/transactions', () => {
   it('records a transaction with the full shape and transaction.created in the outbox', async () => {
@@ -56,19 +57,38 @@ describe('POST /api/transactions', () => {
     const shown = await financeClient(t.app, acme.admin.accessToken).get(`${P}/${res.body.data.id}`);
     expect(shown.body).toEqual({ success: true, data: res.body.data });
 
-    const events = (await financeEvents(t.db, 'transaction.created', acme.accountId)).filter((e) => e.payload.data.id === res.body.data.id);
+    const events = (await financeEvents(t.db, 'transaction.created', acme.accountId)).filter(
+      (e) => e.payload.data.id === res.body.data.id,
+    );
     expect(events).toHaveLength(1);
-    expect(events[0].payload).toEqual({ event: 'transaction.created', created_at: iso, account_id: acme.accountId, data: res.body.data });
+    expect(events[0].payload).toEqual({
+      event: 'transaction.created',
+      created_at: iso,
+      account_id: acme.accountId,
+      data: res.body.data,
+    });
   });
 
   it('defaults: currency BRL, status completed, no category or description', async () => {
-    const tx = await newFinanceTransaction(t, acme.admin.accessToken, { category: undefined, description: undefined, currency: 'USD' });
+    const tx = await newFinanceTransaction(t, acme.admin.accessToken, {
+      category: undefined,
+      description: undefined,
+      currency: 'USD',
+    });
     expect(tx).toMatchObject({ currency: 'USD', status: 'completed', category: null, description: null });
   });
 
   it('keeps money exact: 0.1, 0.2, 0.3 and the largest amount round-trip; cents are stored', async () => {
     const c = financeClient(t.app, acme.admin.accessToken);
-    for (const [amount, cents] of [[0.1, 10], [0.2, 20], [0.3, 30], [0.07, 7], [1234.56, 123456], [1.1, 110], [999999999999.99, 99999999999999]] as const) {
+    for (const [amount, cents] of [
+      [0.1, 10],
+      [0.2, 20],
+      [0.3, 30],
+      [0.07, 7],
+      [1234.56, 123456],
+      [1.1, 110],
+      [999999999999.99, 99999999999999],
+    ] as const) {
       const res = await c.post(P, { kind: 'income', amount, date: '2025-01-01' });
       expect(res.status, String(amount)).toBe(201);
       expect(res.body.data.amount).toBe(amount);
@@ -104,8 +124,15 @@ describe('POST /api/transactions', () => {
     for (const [label, body, field] of cases) {
       const res = await c.post(P, body);
       expect(res.status, label).toBe(422);
-      expect(res.body, label).toMatchObject({ success: false, message: expect.any(String), error: { code: expect.any(String) } });
-      expect(res.body.error.details.map((d: { field: string }) => d.field), label).toContain(field);
+      expect(res.body, label).toMatchObject({
+        success: false,
+        message: expect.any(String),
+        error: { code: expect.any(String) },
+      });
+      expect(
+        res.body.error.details.map((d: { field: string }) => d.field),
+        label,
+      ).toContain(field);
     }
     expect(await financeDataSnapshot(t.db)).toEqual(before);
   });
@@ -115,10 +142,30 @@ describe('GET /api/transactions', () => {
   it('filters by period, status, kind and category, paginates, and counts the total', async () => {
     const account = await newFinanceAccount(t);
     const token = account.admin.accessToken;
-    const a = await newFinanceTransaction(t, token, { kind: 'income', date: '2025-01-31', category: 'sales', status: 'completed' });
-    const b = await newFinanceTransaction(t, token, { kind: 'expense', date: '2025-02-01', category: 'rent', status: 'pending' });
-    const c = await newFinanceTransaction(t, token, { kind: 'expense', date: '2025-02-28', category: 'rent', status: 'completed' });
-    const d = await newFinanceTransaction(t, token, { kind: 'income', date: '2025-03-01', category: 'sales', status: 'cancelled' });
+    const a = await newFinanceTransaction(t, token, {
+      kind: 'income',
+      date: '2025-01-31',
+      category: 'sales',
+      status: 'completed',
+    });
+    const b = await newFinanceTransaction(t, token, {
+      kind: 'expense',
+      date: '2025-02-01',
+      category: 'rent',
+      status: 'pending',
+    });
+    const c = await newFinanceTransaction(t, token, {
+      kind: 'expense',
+      date: '2025-02-28',
+      category: 'rent',
+      status: 'completed',
+    });
+    const d = await newFinanceTransaction(t, token, {
+      kind: 'income',
+      date: '2025-03-01',
+      category: 'sales',
+      status: 'cancelled',
+    });
     await newFinanceTransaction(t, other.admin.accessToken, { date: '2025-02-10' }); // never listed here
     const ids = async (query: string) => {
       const res = await financeClient(t.app, token).get(`${P}${query}`);
@@ -139,7 +186,16 @@ describe('GET /api/transactions', () => {
     const page = await financeClient(t.app, token).get(`${P}?limit=2`);
     expect(page.body.data).toMatchObject({ page: 1, limit: 2, total: 4 });
 
-    for (const q of ['limit=0', 'limit=101', 'page=0', 'from=2025-02-30', 'to=tomorrow', 'from=2025-03-01&to=2025-02-01', 'status=done', 'kind=gift']) {
+    for (const q of [
+      'limit=0',
+      'limit=101',
+      'page=0',
+      'from=2025-02-30',
+      'to=tomorrow',
+      'from=2025-03-01&to=2025-02-01',
+      'status=done',
+      'kind=gift',
+    ]) {
       const res = await financeClient(t.app, token).get(`${P}?${q}`);
       expect(res.status, q).toBe(422);
       expect(res.body.success, q).toBe(false);
@@ -153,10 +209,25 @@ describe('PUT and PATCH /api/transactions/:id', () => {
     const tx = await newFinanceTransaction(t, token, { status: 'pending', amount: 10 });
     const res = await financePatch(t.app, token, `${P}/${tx.id}`, { status: 'completed' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: 'Transaction updated', data: { ...tx, status: 'completed', updatedAt: iso } });
-    const put = await financeClient(t.app, token).put(`${P}/${tx.id}`, { amount: 10.5, description: null, category: 'misc' });
+    expect(res.body).toEqual({
+      success: true,
+      message: 'Transaction updated',
+      data: { ...tx, status: 'completed', updatedAt: iso },
+    });
+    const put = await financeClient(t.app, token).put(`${P}/${tx.id}`, {
+      amount: 10.5,
+      description: null,
+      category: 'misc',
+    });
     expect(put.status).toBe(200);
-    expect(put.body.data).toMatchObject({ amount: 10.5, description: null, category: 'misc', status: 'completed', kind: tx.kind, date: tx.date });
+    expect(put.body.data).toMatchObject({
+      amount: 10.5,
+      description: null,
+      category: 'misc',
+      status: 'completed',
+      kind: tx.kind,
+      date: tx.date,
+    });
 
     const events = (await financeEvents(t.db, 'transaction.updated')).filter((e) => e.payload.data.id === tx.id);
     expect(events.map((e) => e.payload.changed_attributes)).toEqual([
@@ -167,13 +238,19 @@ describe('PUT and PATCH /api/transactions/:id', () => {
         { description: { previous_value: 'Sale', current_value: null } },
       ],
     ]);
-    expect(events[1].payload).toMatchObject({ event: 'transaction.updated', account_id: acme.accountId, data: put.body.data });
+    expect(events[1].payload).toMatchObject({
+      event: 'transaction.updated',
+      account_id: acme.accountId,
+      data: put.body.data,
+    });
 
     // Sending the current values changes nothing and records nothing.
     const same = await financePatch(t.app, token, `${P}/${tx.id}`, { status: 'completed', amount: 10.5 });
     expect(same.status).toBe(200);
     expect(same.body.data).toEqual(put.body.data);
-    expect((await financeEvents(t.db, 'transaction.updated')).filter((e) => e.payload.data.id === tx.id)).toHaveLength(2);
+    expect((await financeEvents(t.db, 'transaction.updated')).filter((e) => e.payload.data.id === tx.id)).toHaveLength(
+      2,
+    );
   });
 
   it('refuses bad input with 422, changing nothing and recording nothing', async () => {
@@ -181,7 +258,16 @@ describe('PUT and PATCH /api/transactions/:id', () => {
     const tx = await newFinanceTransaction(t, token);
     const stored = await row(tx.id);
     const before = await financeDataSnapshot(t.db);
-    for (const body of [{}, { amount: 12.345 }, { amount: '5' }, { date: '2025-02-29' }, { kind: null }, { status: 'done' }, { amount: 1e13 }, { category: 'x'.repeat(101) }]) {
+    for (const body of [
+      {},
+      { amount: 12.345 },
+      { amount: '5' },
+      { date: '2025-02-29' },
+      { kind: null },
+      { status: 'done' },
+      { amount: 1e13 },
+      { category: 'x'.repeat(101) },
+    ]) {
       for (const method of ['PUT', 'PATCH'] as const) {
         const res = await financeCall(t.app, { method, url: `${P}/${tx.id}`, token, body });
         expect(res.status, `${method} ${JSON.stringify(body)}`).toBe(422);
@@ -215,18 +301,36 @@ describe('tenancy and authentication', () => {
     const stored = await row(theirs.id);
     const token = acme.admin.accessToken;
     const url = `${P}/${theirs.id}`;
-    for (const [method, body] of [['GET', undefined], ['PUT', { status: 'completed' }], ['PATCH', { amount: 1 }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', { status: 'completed' }],
+      ['PATCH', { amount: 1 }],
+      ['DELETE', undefined],
+    ] as const) {
       const res = await financeCall(t.app, { method, url, token, body });
       expect(res.status, method).toBe(404);
       expect(res.body).toMatchObject({ success: false, error: { code: 'not_found' } });
     }
     expect(await row(theirs.id)).toEqual(stored);
-    expect((await financeEvents(t.db, 'transaction.updated')).filter((e) => e.payload.data.id === theirs.id)).toEqual([]);
+    expect((await financeEvents(t.db, 'transaction.updated')).filter((e) => e.payload.data.id === theirs.id)).toEqual(
+      [],
+    );
   });
 
   it('answers 401 without a token, and 422 for a malformed id', async () => {
-    for (const [method, url] of [['GET', P], ['POST', P], ['GET', `${P}/1`], ['PUT', `${P}/1`], ['PATCH', `${P}/1`], ['DELETE', `${P}/1`]] as const) {
-      const res = await financeCall(t.app, { method, url, body: method === 'GET' || method === 'DELETE' ? undefined : { amount: 1 } });
+    for (const [method, url] of [
+      ['GET', P],
+      ['POST', P],
+      ['GET', `${P}/1`],
+      ['PUT', `${P}/1`],
+      ['PATCH', `${P}/1`],
+      ['DELETE', `${P}/1`],
+    ] as const) {
+      const res = await financeCall(t.app, {
+        method,
+        url,
+        body: method === 'GET' || method === 'DELETE' ? undefined : { amount: 1 },
+      });
       expect(res.status, `${method} ${url}`).toBe(401);
       expect(res.body).toMatchObject({ success: false, error: { code: 'unauthorized' } });
     }

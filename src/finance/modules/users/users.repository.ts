@@ -26,10 +26,21 @@ export async function updateUser(q: Q, id: number, values: Updateable<UsersTable
 }
 
 /** Sets a new password hash and bumps the token version (earlier access tokens stop working). */
-export async function replacePassword(q: Q, id: number, passwordHash: string, now: number, extra: Updateable<UsersTable> = {}) {
+export async function replacePassword(
+  q: Q,
+  id: number,
+  passwordHash: string,
+  now: number,
+  extra: Updateable<UsersTable> = {},
+) {
   return q
     .updateTable('users')
-    .set((eb) => ({ ...extra, password_hash: passwordHash, token_version: eb('token_version', '+', 1), updated_at: now }))
+    .set((eb) => ({
+      ...extra,
+      password_hash: passwordHash,
+      token_version: eb('token_version', '+', 1),
+      updated_at: now,
+    }))
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();

@@ -49,7 +49,13 @@ export class UsersService {
 
   /** New password: earlier access tokens fail from now on (token version bump). */
   replacePassword(q: Q, userId: number, passwordHash: string, options: { verifiedEmail?: boolean } = {}) {
-    return repo.replacePassword(q, userId, passwordHash, Date.now(), options.verifiedEmail ? { email_verified: 1 } : {});
+    return repo.replacePassword(
+      q,
+      userId,
+      passwordHash,
+      Date.now(),
+      options.verifiedEmail ? { email_verified: 1 } : {},
+    );
   }
 
   /** The user followed a link e-mailed to their address. */

@@ -21,7 +21,10 @@ import { verifyStandardSignature } from '../../../core/webhooks/signer.js';
 let t: FinanceTestApp;
 const receivers: TestReceiver[] = [];
 beforeAll(async () => {
-  t = await buildFinanceTestApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_DELAYS: '0.2,0.4,0.6' }, { background: { pollIntervalMs: 20 } });
+  t = await buildFinanceTestApp(
+    { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_DELAYS: '0.2,0.4,0.6' },
+    { background: { pollIntervalMs: 20 } },
+  );
 });
 afterAll(async () => {
   await t.close();
@@ -45,7 +48,14 @@ async function register(account: FinanceTestAccount, url: string, events: string
 async function deliveries(account: FinanceTestAccount, webhookId: string) {
   const res = await financeClient(t.app, account.admin.accessToken).get(`/api/v1/webhooks/${webhookId}/deliveries`);
   expect(res.status).toBe(200);
-  return res.body.data.items as { id: string; event: string; eventId: string; status: string; attempts: number; lastStatusCode: number | null }[];
+  return res.body.data.items as {
+    id: string;
+    event: string;
+    eventId: string;
+    status: string;
+    attempts: number;
+    lastStatusCode: number | null;
+  }[];
 }
 
 async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
@@ -67,7 +77,12 @@ describe('finance webhook delivery', () => {
     const r = await receiver();
     const otherReceiver = await receiver();
     const hook = await register(acme, r.url, ['invoice.created', 'invoice.paid', 'contract.cancelled']);
-    await register(other, otherReceiver.url, ['invoice.created', 'invoice.paid', 'contract.cancelled', 'contract.created']);
+    await register(other, otherReceiver.url, [
+      'invoice.created',
+      'invoice.paid',
+      'contract.cancelled',
+      'contract.created',
+    ]);
     const token = acme.admin.accessToken;
 
     const invoice = await newFinanceInvoice(t, token, { status: 'issued', amount: 1234.56, dueDate: '2099-01-31' });
@@ -82,14 +97,21 @@ describe('finance webhook delivery', () => {
 
     await r.waitFor(3);
     // Everything recorded so far has been dispatched: nothing else can arrive.
-    await until(() => t.db.selectFrom('outbox_events').select('id').where('dispatched_at', 'is', null).execute(), (rows) => rows.length === 0);
-    await until(() => deliveries(acme, hook.id), (items) => items.every((d) => d.status === 'succeeded'));
+    await until(
+      () => t.db.selectFrom('outbox_events').select('id').where('dispatched_at', 'is', null).execute(),
+      (rows) => rows.length === 0,
+    );
+    await until(
+      () => deliveries(acme, hook.id),
+      (items) => items.every((d) => d.status === 'succeeded'),
+    );
     expect(r.received).toHaveLength(3);
     expect(otherReceiver.received).toHaveLength(0);
 
     const byEvent = Object.fromEntries(r.received.map((x) => [x.json.event, x]));
     expect(Object.keys(byEvent).sort()).toEqual(['contract.cancelled', 'invoice.created', 'invoice.paid']);
-    const outboxId = async (name: string, id: string) => String((await financeEvents(t.db, name, acme.accountId)).find((e) => e.payload.data.id === id)!.id);
+    const outboxId = async (name: string, id: string) =>
+      String((await financeEvents(t.db, name, acme.accountId)).find((e) => e.payload.data.id === id)!.id);
     expect(byEvent['invoice.created'].json).toEqual({
       id: await outboxId('invoice.created', invoice.id),
       event: 'invoice.created',
@@ -121,9 +143,17 @@ describe('finance webhook delivery', () => {
       expect(verifyStandardSignature(hook.secret, h, x.body)).toBe(true);
       expect(verifyStandardSignature('not-the-secret', h, x.body)).toBe(false);
       const entry = log.find((d) => d.id === h['webhook-id']);
-      expect(entry).toMatchObject({ event: x.json.event, eventId: x.json.id, status: 'succeeded', attempts: 1, lastStatusCode: 200 });
+      expect(entry).toMatchObject({
+        event: x.json.event,
+        eventId: x.json.id,
+        status: 'succeeded',
+        attempts: 1,
+        lastStatusCode: 200,
+      });
     }
-    expect(await t.db.selectFrom('webhook_deliveries').select('id').where('event_name', '=', 'bill.paid').execute()).toEqual([]);
+    expect(
+      await t.db.selectFrom('webhook_deliveries').select('id').where('event_name', '=', 'bill.paid').execute(),
+    ).toEqual([]);
   });
 
   it('sends transaction.updated with changed_attributes, and retries a failed delivery with the same webhook-id', async () => {
@@ -132,7 +162,9 @@ describe('finance webhook delivery', () => {
     r.script = [500];
     const hook = await register(acme, r.url, ['transaction.updated']);
     const tx = await newFinanceTransaction(t, acme.admin.accessToken, { status: 'pending' });
-    const updated = await financePatch(t.app, acme.admin.accessToken, `/api/transactions/${tx.id}`, { status: 'completed' });
+    const updated = await financePatch(t.app, acme.admin.accessToken, `/api/transactions/${tx.id}`, {
+      status: 'completed',
+    });
     expect(updated.status).toBe(200);
 
     await r.waitFor(2);
@@ -148,7 +180,12 @@ describe('finance webhook delivery', () => {
       data: updated.body.data,
       changed_attributes: [{ status: { previous_value: 'pending', current_value: 'completed' } }],
     });
-    const log = await until(() => deliveries(acme, hook.id), (items) => items[0]?.status === 'succeeded');
-    expect(log).toEqual([expect.objectContaining({ event: 'transaction.updated', status: 'succeeded', attempts: 2, lastStatusCode: 200 })]);
+    const log = await until(
+      () => deliveries(acme, hook.id),
+      (items) => items[0]?.status === 'succeeded',
+    );
+    expect(log).toEqual([
+      expect.objectContaining({ event: 'transaction.updated', status: 'succeeded', attempts: 2, lastStatusCode: 200 }),
+    ]);
   });
 });

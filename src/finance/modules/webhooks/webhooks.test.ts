@@ -25,7 +25,15 @@ afterAll(async () => {
 
 const P = '/api/v1/webhooks';
 const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-const ALL = ['transaction.created', 'transaction.updated', 'invoice.created', 'invoice.paid', 'invoice.overdue', 'contract.created', 'contract.cancelled'];
+const ALL = [
+  'transaction.created',
+  'transaction.updated',
+  'invoice.created',
+  'invoice.paid',
+  'invoice.overdue',
+  'contract.created',
+  'contract.cancelled',
+];
 
 async function register(account: FinanceTestAccount, body: unknown) {
   const res = await financeClient(t.app, account.admin.accessToken).post(P, body);
@@ -62,7 +70,10 @@ describe('POST /api/v1/webhooks', () => {
 
   it('refuses unknown events (naming each), bad URLs and bad shapes with 422, creating nothing', async () => {
     const before = await countFinanceRows(t.db, 'webhooks');
-    const unknown = await financeClient(t.app, acme.admin.accessToken).post(P, { url: 'https://x.example.com', events: ['invoice.paid', 'bill.paid', 'message_created'] });
+    const unknown = await financeClient(t.app, acme.admin.accessToken).post(P, {
+      url: 'https://x.example.com',
+      events: ['invoice.paid', 'bill.paid', 'message_created'],
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body).toEqual({
       success: false,
@@ -114,15 +125,36 @@ describe('GET, PATCH and DELETE /api/v1/webhooks', () => {
 
   it('updates url and events (validated the same way); the secret stays', async () => {
     const hook = await register(acme, { url: 'https://a.example.com', events: ['invoice.paid'] });
-    const res = await financePatch(t.app, acme.admin.accessToken, `${P}/${hook.id}`, { events: ['contract.cancelled', 'invoice.overdue'] });
+    const res = await financePatch(t.app, acme.admin.accessToken, `${P}/${hook.id}`, {
+      events: ['contract.cancelled', 'invoice.overdue'],
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: 'Webhook updated', data: { id: hook.id, url: hook.url, events: ['contract.cancelled', 'invoice.overdue'], createdAt: hook.createdAt, updatedAt: iso } });
-    const stored = await t.db.selectFrom('webhooks').selectAll().where('id', '=', Number(hook.id)).executeTakeFirstOrThrow();
+    expect(res.body).toEqual({
+      success: true,
+      message: 'Webhook updated',
+      data: {
+        id: hook.id,
+        url: hook.url,
+        events: ['contract.cancelled', 'invoice.overdue'],
+        createdAt: hook.createdAt,
+        updatedAt: iso,
+      },
+    });
+    const stored = await t.db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('id', '=', Number(hook.id))
+      .executeTakeFirstOrThrow();
     expect(stored.secret).toBe(hook.secret);
     for (const body of [{}, { events: ['nope'] }, { url: 'http://192.168.1.1/' }]) {
-      expect((await financePatch(t.app, acme.admin.accessToken, `${P}/${hook.id}`, body)).status, JSON.stringify(body)).toBe(422);
+      expect(
+        (await financePatch(t.app, acme.admin.accessToken, `${P}/${hook.id}`, body)).status,
+        JSON.stringify(body),
+      ).toBe(422);
     }
-    expect(await t.db.selectFrom('webhooks').selectAll().where('id', '=', Number(hook.id)).executeTakeFirstOrThrow()).toEqual(stored);
+    expect(
+      await t.db.selectFrom('webhooks').selectAll().where('id', '=', Number(hook.id)).executeTakeFirstOrThrow(),
+    ).toEqual(stored);
   });
 
   it('deletes a webhook; its deliveries log is then 404', async () => {
@@ -161,14 +193,30 @@ describe('access', () => {
   it("answers 404 for another account's webhook on every route, and 401 without a token", async () => {
     const theirs = await register(other, { url: 'https://theirs.example.com', events: ['invoice.paid'] });
     const url = `${P}/${theirs.id}`;
-    for (const [method, path, body] of [['GET', url], ['PATCH', url, { events: ['invoice.created'] }], ['DELETE', url], ['GET', `${url}/deliveries`]] as const) {
+    for (const [method, path, body] of [
+      ['GET', url],
+      ['PATCH', url, { events: ['invoice.created'] }],
+      ['DELETE', url],
+      ['GET', `${url}/deliveries`],
+    ] as const) {
       const res = await financeCall(t.app, { method, url: path, token: acme.admin.accessToken, body });
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body).toMatchObject({ success: false, error: { code: 'not_found' } });
     }
-    const stored = await t.db.selectFrom('webhooks').selectAll().where('id', '=', Number(theirs.id)).executeTakeFirstOrThrow();
+    const stored = await t.db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('id', '=', Number(theirs.id))
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(stored.subscriptions)).toEqual(['invoice.paid']);
-    for (const [method, path] of [['GET', P], ['POST', P], ['GET', url], ['PATCH', url], ['DELETE', url], ['GET', `${url}/deliveries`]] as const) {
+    for (const [method, path] of [
+      ['GET', P],
+      ['POST', P],
+      ['GET', url],
+      ['PATCH', url],
+      ['DELETE', url],
+      ['GET', `${url}/deliveries`],
+    ] as const) {
       expect((await financeCall(t.app, { method, url: path })).status, `${method} ${path}`).toBe(401);
     }
   });
