@@ -40,9 +40,11 @@ type ContactSnapshot = { event: string } & ReturnType<typeof contactWebhookData>
 
 /**
  * The conversation service's event catalogue. `snapshot` is the webhook body (Chatwoot's shapes),
- * `refs` what internal listeners read; both are recorded with the change, in its transaction.
+ * `refs` what internal listeners read; both are recorded with the change, in its transaction. A
+ * module adds its events by declaration merging:
+ *   declare module '../../events.js' { interface ChatEvents { pipeline_card_won: {refs: ...; snapshot: ...} } }
  */
-export type ChatEvents = {
+export interface ChatEvents {
   conversation_created: { refs: ConversationRefs; snapshot: ConversationSnapshot };
   conversation_updated: { refs: ConversationRefs; snapshot: ConversationSnapshot };
   conversation_status_changed: { refs: ConversationRefs; snapshot: ConversationSnapshot };
@@ -51,7 +53,7 @@ export type ChatEvents = {
   contact_created: { refs: ContactRefs; snapshot: ContactSnapshot };
   contact_updated: { refs: ContactRefs; snapshot: ContactSnapshot };
   webwidget_triggered: { refs: WidgetRefs; snapshot: Record<string, unknown> };
-};
+}
 
 export type ChatEventName = keyof ChatEvents & string;
 

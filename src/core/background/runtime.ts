@@ -20,7 +20,7 @@ export interface BackgroundSettings {
   historyRetentionMs: number;
 }
 
-export interface BackgroundRuntimeOptions<DB extends EventsDatabase, M extends EventMap> {
+export interface BackgroundRuntimeOptions<DB extends EventsDatabase, M extends EventMap<M>> {
   db: Kysely<DB>;
   dialect: DialectName;
   logger: FastifyBaseLogger;
@@ -48,7 +48,7 @@ export interface BackgroundRuntimeOptions<DB extends EventsDatabase, M extends E
  * service's jobs plus the pruning of old history). `start` and `stop` run them in order: realtime
  * first (so nothing is announced before it listens), and deliveries finish before the database closes.
  */
-export function createBackgroundRuntime<DB extends EventsDatabase, M extends EventMap>(
+export function createBackgroundRuntime<DB extends EventsDatabase, M extends EventMap<M>>(
   options: BackgroundRuntimeOptions<DB, M>,
 ) {
   const { db, dialect, logger, settings } = options;

@@ -6,7 +6,7 @@ import { claimLeased, nextAttemptAt } from '../jobs/lease.js';
 import { onOutboxWrite, type EventMap, type OutboxDatabase, type OutboxTable } from './outbox.js';
 
 /** An event as listeners receive it: typed by the service's catalogue. */
-export interface DispatchedEvent<M extends EventMap, N extends keyof M & string = keyof M & string> {
+export interface DispatchedEvent<M extends EventMap<M>, N extends keyof M & string = keyof M & string> {
   id: number;
   accountId: number | null;
   name: N;
@@ -17,7 +17,7 @@ export interface DispatchedEvent<M extends EventMap, N extends keyof M & string 
 }
 
 /** One of the named events, discriminated by `name`. */
-export type EventOf<M extends EventMap, N extends keyof M & string = keyof M & string> = {
+export type EventOf<M extends EventMap<M>, N extends keyof M & string = keyof M & string> = {
   [K in N]: DispatchedEvent<M, K>;
 }[N];
 
@@ -29,7 +29,7 @@ export type EventOf<M extends EventMap, N extends keyof M & string = keyof M & s
  * calls in `handle` (queue a delivery or an e-mail instead). `afterCommit` is best-effort work after
  * the commit (realtime push): errors are logged, never retried.
  */
-export interface EventListener<DB, M extends EventMap, N extends keyof M & string = keyof M & string> {
+export interface EventListener<DB, M extends EventMap<M>, N extends keyof M & string = keyof M & string> {
   /** Unique per service: a listener's retries are kept under it. */
   readonly name: string;
   /** The events it wants (default: all). */
@@ -39,7 +39,7 @@ export interface EventListener<DB, M extends EventMap, N extends keyof M & strin
 }
 
 /** Declares a listener of a catalogue, typing its events from the names it lists. */
-export function listenerOf<DB, M extends EventMap>() {
+export function listenerOf<DB, M extends EventMap<M>>() {
   return <N extends keyof M & string>(listener: EventListener<DB, M, N>): EventListener<DB, M> =>
     listener as unknown as EventListener<DB, M>;
 }
@@ -61,7 +61,7 @@ export interface EventsDatabase extends OutboxDatabase {
   outbox_retries: OutboxRetriesTable;
 }
 
-export interface DispatcherOptions<DB extends EventsDatabase, M extends EventMap> {
+export interface DispatcherOptions<DB extends EventsDatabase, M extends EventMap<M>> {
   db: Kysely<DB>;
   dialect: DialectName;
   listeners: readonly EventListener<DB, M>[];
@@ -97,7 +97,7 @@ const describe = (err: unknown) => (err instanceof Error ? err.message : String(
  * before a commit leaves everything of that transaction undone: the events (or the retries) are
  * handled again, and only by the listeners that had not committed.
  */
-export class OutboxDispatcher<DB extends EventsDatabase, M extends EventMap> {
+export class OutboxDispatcher<DB extends EventsDatabase, M extends EventMap<M>> {
   private readonly db: Kysely<EventsDatabase>;
   private readonly loop: PollLoop;
   private readonly byName = new Map<string, EventListener<DB, M>>();
@@ -165,7 +165,7 @@ export class OutboxDispatcher<DB extends EventsDatabase, M extends EventMap> {
       refs: JSON.parse(row.refs ?? '{}'),
       origin: row.origin,
       createdAt: row.created_at,
-    } as DispatchedEvent<M>;
+    } as unknown as DispatchedEvent<M>;
   }
 
   /** Runs one listener on one event under a savepoint; returns its error, its work undone, or null. */

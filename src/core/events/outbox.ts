@@ -25,12 +25,13 @@ export interface OutboxDatabase {
 /**
  * A service's event catalogue: each event name maps to its `refs` (ids, for listeners that refetch)
  * and its `snapshot` (the body webhooks send). A listener can then only read what an event carries,
- * and renaming a field is a compile error rather than a silent break.
+ * and renaming a field is a compile error rather than a silent break. A catalogue is an interface,
+ * so modules may add their events to it by declaration merging.
  */
-export type EventMap = { [name: string]: { refs: object; snapshot: object } };
+export type EventMap<M> = { [K in keyof M]: { refs: object; snapshot: object } };
 
 /** An event to record: its name, account, refs and snapshot. */
-export interface NewEvent<M extends EventMap, N extends keyof M & string = keyof M & string> {
+export interface NewEvent<M extends EventMap<M>, N extends keyof M & string = keyof M & string> {
   accountId: number | null;
   name: N;
   refs: M[N]['refs'];
@@ -55,7 +56,7 @@ export function onOutboxWrite(listener: () => void): () => void {
  * describes (the type demands a transaction): if the transaction rolls back, the event never
  * existed; if it commits, every listener will handle it, even after a crash.
  */
-export function eventRecorder<M extends EventMap>() {
+export function eventRecorder<M extends EventMap<M>>() {
   return async function emit<N extends keyof M & string>(trx: Transaction<any>, event: NewEvent<M, N>): Promise<void> {
     const db = trx as unknown as Kysely<OutboxDatabase>;
     await db

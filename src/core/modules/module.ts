@@ -21,7 +21,7 @@ export interface ModuleContext<Deps, Services> {
  * it. Its service types join the container's type by declaration merging (see chat/container.ts),
  * and its tables join the database type the same way (chat/db/schema.ts).
  */
-export interface ServiceModule<Deps, Services, DB, M extends EventMap, Routes> {
+export interface ServiceModule<Deps, Services, DB, M extends EventMap<M>, Routes> {
   readonly name: string;
   /** Named with the service-wide sequence (`0010_pipeline`): names are applied in order and never change. */
   readonly migrations?: Readonly<Record<string, PortableMigration>>;
@@ -56,7 +56,7 @@ export function buildServices<Deps, Services>(
 }
 
 /** The listeners and jobs of every module. */
-export function backgroundOf<Deps, Services, DB, M extends EventMap>(
+export function backgroundOf<Deps, Services, DB, M extends EventMap<M>>(
   modules: readonly ServiceModule<Deps, Services, DB, M, any>[],
   context: ModuleContext<Deps, Services>,
 ): { listeners: EventListener<DB, M>[]; jobs: JobDefinition[] } {

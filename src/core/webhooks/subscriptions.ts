@@ -193,7 +193,7 @@ export class WebhookSubscriptions {
  * it: one queued delivery per webhook, written in the event's transaction (so exactly once per
  * event), carrying `body(event)`.
  */
-export function webhookFanOut<DB, M extends EventMap>(options: {
+export function webhookFanOut<DB, M extends EventMap<M>>(options: {
   catalogue: readonly (keyof M & string)[];
   body: (event: EventOf<M>) => unknown;
 }): EventListener<DB, M> {
