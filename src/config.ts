@@ -4,41 +4,78 @@ import { Value } from '@sinclair/typebox/value';
 
 /** The values FINANCE_SIGNUP accepts (an invalid value is refused with this list). */
 const SIGNUP_MODES = ['open', 'closed'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const oneOf = <T extends string>(values: readonly T[], fallback: T) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { default: fallback, errorMessage: `must be one of: ${values.join(', ')}` },
+  );
+const port = (fallback: number) =>
+  Type.Integer({
+    minimum: 0,
+    maximum: 65535,
+    default: fallback,
+    errorMessage: 'must be a port number from 0 to 65535',
+  });
+const httpUrl = () =>
+  Type.String({
+    pattern: '^https?://[^\\s/]+',
+    errorMessage: 'must be an http:// or https:// URL, e.g. https://chat.example.com',
+  });
+const secret = (min: number) =>
+  Type.String({ minLength: min, errorMessage: `must be at least ${min} characters long` });
 
 /**
  * Every setting the process reads from its environment, parsed once at start.
  * Anything not listed here is not configuration. The README lists the same
- * variables with their defaults.
+ * variables with their defaults. Each says in its error message what it accepts.
  */
 const EnvSchema = Type.Object({
-  CHAT_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
-  FINANCE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001 }),
+  CHAT_PORT: port(3000),
+  FINANCE_PORT: port(3001),
   HOST: Type.String({ default: '0.0.0.0' }),
   DATA_DIR: Type.String({ default: './data' }),
   CHAT_DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   FINANCE_DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
-  FINANCE_JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
-  FINANCE_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 32 })),
-  FINANCE_SETUP_TOKEN: Type.Optional(Type.String({ minLength: 12 })),
-  FINANCE_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-  FINANCE_SIGNUP: Type.Union(
-    SIGNUP_MODES.map((m) => Type.Literal(m)),
-    { default: 'open', errorMessage: `must be one of: ${SIGNUP_MODES.join(', ')}` },
-  ),
-  PLATFORM_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
-  PUBLIC_URL: Type.Optional(Type.String({ minLength: 1 })),
+  FINANCE_JWT_SECRET: Type.Optional(secret(32)),
+  FINANCE_ENCRYPTION_KEY: Type.Optional(secret(32)),
+  FINANCE_SETUP_TOKEN: Type.Optional(secret(12)),
+  FINANCE_PUBLIC_URL: Type.Optional(httpUrl()),
+  FINANCE_SIGNUP: oneOf(SIGNUP_MODES, 'open'),
+  PLATFORM_TOKEN: Type.Optional(secret(16)),
+  PUBLIC_URL: Type.Optional(httpUrl()),
   WEBHOOK_ALLOWED_HOSTS: Type.String({ default: '' }),
   WEBHOOK_RETRY_DELAYS: Type.String({
     default: '10,60,300',
     pattern: '^\\s*\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*\\s*$',
+    errorMessage: 'must be seconds separated by commas, e.g. 10,60,300',
   }),
-  WEBHOOK_LEASE_SECONDS: Type.Number({ minimum: 11, maximum: 3600, default: 30 }),
-  HISTORY_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36500, default: 30 }),
-  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  WEBHOOK_LEASE_SECONDS: Type.Number({
+    minimum: 11,
+    maximum: 3600,
+    default: 30,
+    errorMessage: 'must be a number of seconds from 11 to 3600',
+  }),
+  HISTORY_RETENTION_DAYS: Type.Integer({
+    minimum: 0,
+    maximum: 36500,
+    default: 30,
+    errorMessage: 'must be a whole number of days from 0 (keep forever) to 36500',
+  }),
+  SMTP_URL: Type.Optional(
+    Type.String({
+      pattern: '^smtps?://',
+      errorMessage: 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587',
+    }),
+  ),
   MAIL_FROM: Type.String({ minLength: 3, maxLength: 320, default: 'Ponte <no-reply@localhost>' }),
-  LOG_LEVEL: Type.Union(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
-    { default: 'info' },
+  LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
+  CORS_ORIGINS: Type.String({ default: '' }),
+  TRUST_PROXY: Type.String({ default: 'false' }),
+  METRICS: oneOf(['off', 'on'] as const, 'off'),
+  METRICS_PORT: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 65535, errorMessage: 'must be a port number from 1 to 65535' }),
   ),
 });
 
@@ -85,6 +122,17 @@ export interface Config {
   readonly host: string;
   readonly dataDir: string;
   readonly logLevel: Env['LOG_LEVEL'];
+  readonly http: {
+    /** Origins allowed to call the non-public routes from a browser ('*' for any); /public/api/* allows any. */
+    readonly corsOrigins: readonly string[];
+    /** Fastify's trustProxy: false, true, a number of hops, or addresses/CIDR ranges of the proxies. */
+    readonly trustProxy: boolean | number | readonly string[];
+  };
+  readonly metrics: {
+    readonly enabled: boolean;
+    /** When set, /metrics is served on this port (both services) instead of each service's port. */
+    readonly port: number | null;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -99,12 +147,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const withDefaults = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
   if (!Value.Check(EnvSchema, withDefaults)) {
     // A schema may state its own `errorMessage` (FINANCE_SIGNUP lists its allowed values).
-    const problems = [...Value.Errors(EnvSchema, withDefaults)].map(
-      (e) => `${e.path.slice(1)}: ${(e.schema as { errorMessage?: string }).errorMessage ?? e.message}`,
-    );
+    // Each variable's own `errorMessage` says what it accepts; one line per variable.
+    const seen = new Set<string>();
+    const problems: string[] = [];
+    for (const e of Value.Errors(EnvSchema, withDefaults)) {
+      const name = e.path.slice(1).split('/')[0];
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const schema = (EnvSchema.properties as Record<string, { errorMessage?: string }>)[name];
+      problems.push(`${name}: ${schema?.errorMessage ?? e.message} (got ${JSON.stringify(raw[name] ?? '')})`);
+    }
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const parsed = withDefaults as Env;
+  const problems = [
+    databaseUrlProblem('CHAT_DATABASE_URL', parsed.CHAT_DATABASE_URL),
+    databaseUrlProblem('FINANCE_DATABASE_URL', parsed.FINANCE_DATABASE_URL),
+    trustProxyProblem(parsed.TRUST_PROXY),
+  ].filter((p): p is string => p !== null);
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   const dataDir = path.resolve(parsed.DATA_DIR);
   const chatPort = parsed.CHAT_PORT;
   return Object.freeze({
@@ -139,5 +200,51 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: parsed.HOST,
     dataDir,
     logLevel: parsed.LOG_LEVEL,
+    http: Object.freeze({
+      corsOrigins: Object.freeze(list(parsed.CORS_ORIGINS)),
+      trustProxy: trustProxyOf(parsed.TRUST_PROXY),
+    }),
+    metrics: Object.freeze({
+      enabled: parsed.METRICS === 'on' || parsed.METRICS_PORT !== undefined,
+      port: parsed.METRICS_PORT ?? null,
+    }),
   });
+}
+
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+/**
+ * A database URL names its engine: `postgres://` or `postgresql://` for PostgreSQL, `sqlite://` or
+ * `file:` (or a plain file path) for SQLite. Any other scheme (`mysql://`, a typo such as
+ * `postgress://`) is refused rather than taken for a file name.
+ */
+function databaseUrlProblem(name: string, url: string | undefined): string | null {
+  if (url === undefined) return null;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === undefined || ['postgres', 'postgresql', 'sqlite', 'file'].includes(scheme)) return null;
+  if (scheme.length === 1 && /^[a-z]:[\\/]/i.test(url)) return null; // a Windows drive letter
+  return `${name}: the scheme ${scheme}:// is not supported; use postgres://user:pass@host:5432/db, sqlite://path/to/file.sqlite or a file path`;
+}
+
+function trustProxyProblem(value: string): string | null {
+  const v = value.trim().toLowerCase();
+  if (['true', 'false', ''].includes(v) || /^\d+$/.test(v)) return null;
+  const bad = list(value).filter(
+    (item) => !/^[0-9a-f:.]+(\/\d{1,3})?$/i.test(item) && !['loopback', 'linklocal', 'uniquelocal'].includes(item),
+  );
+  return bad.length === 0
+    ? null
+    : `TRUST_PROXY: ${bad.join(', ')} is not valid; use true, false, a number of proxy hops, or addresses/CIDR ranges of your proxies (e.g. 127.0.0.1,10.0.0.0/8)`;
+}
+
+function trustProxyOf(value: string): boolean | number | readonly string[] {
+  const v = value.trim().toLowerCase();
+  if (v === 'true') return true;
+  if (v === 'false' || v === '') return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  return Object.freeze(list(value));
 }

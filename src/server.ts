@@ -1,15 +1,19 @@
+import fs from 'node:fs';
+import http from 'node:http';
 import pino from 'pino';
-import { loadConfig, type Config } from './config.js';
 import { buildChatApp } from './chat/app.js';
 import { chatMigrations } from './chat/modules.js';
 import type { ChatDatabase } from './chat/db/schema.js';
 import { ensurePlatformApp } from './chat/platform/platform.bootstrap.js';
-import { openDatabase, type Database } from './core/db/database.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { dialectOf, openDatabase, sqlitePath, type Database } from './core/db/database.js';
+import { InstanceLockError, lockSqliteFile, type InstanceLock } from './core/db/instance-lock.js';
 import { migrateToLatest } from './core/db/migrator.js';
 import type { App } from './core/http/app-base.js';
+import { Metrics } from './core/http/metrics.js';
 import { buildFinanceApp } from './finance/app.js';
-import { financeMigrations } from './finance/modules.js';
 import type { FinanceDatabase } from './finance/db/schema.js';
+import { financeMigrations } from './finance/modules.js';
 
 type Which = 'all' | 'chat' | 'finance';
 
@@ -17,9 +21,50 @@ interface Running {
   name: string;
   app: App;
   database: Database<unknown>;
+  lock: InstanceLock | null;
 }
 
-async function startChat(config: Config, logger: pino.Logger): Promise<Running> {
+/** Headers and fields that carry credentials: never written to the log. */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.api_access_token',
+  'req.headers["api-access-token"]',
+  'req.headers["access-token"]',
+  'req.headers["x-setup-token"]',
+  'req.headers.cookie',
+  '*.password',
+  '*.currentPassword',
+  '*.newPassword',
+  '*.token',
+  '*.accessToken',
+  '*.refreshToken',
+  '*.access_token',
+  '*.secret',
+  '*.api_key',
+];
+
+/** DATA_DIR must exist (it is created) and be writable: SQLite files, keys and uploads live there. */
+function checkDataDir(dir: string): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied for this user' : String(code ?? err);
+    throw new ConfigError(
+      `DATA_DIR ${dir} cannot be written (${why}): create it and give the user running Ponte ` +
+        `(uid ${process.getuid?.() ?? '?'}) write access, or set DATA_DIR to a writable directory`,
+    );
+  }
+}
+
+/** One process per SQLite database (several instances need PostgreSQL). */
+function lockIfSqlite(url: string, service: string): InstanceLock | null {
+  return dialectOf(url) === 'sqlite' ? lockSqliteFile(sqlitePath(url), service) : null;
+}
+
+async function startChat(config: Config, logger: pino.Logger, metrics?: Metrics): Promise<Running> {
+  const lock = lockIfSqlite(config.chat.databaseUrl, 'conversation');
   const database = await openDatabase<ChatDatabase>(config.chat.databaseUrl);
   await migrateToLatest(database.db, database.dialect, chatMigrations);
   const platform = await ensurePlatformApp(database.db, config.chat.platformToken);
@@ -30,29 +75,69 @@ async function startChat(config: Config, logger: pino.Logger): Promise<Running> 
         `Use it as the api_access_token header on /platform/api/v1.\n\n`,
     );
   }
+  metrics?.addSource('chat', database.db);
   const app = await buildChatApp({
     db: database.db,
     dialect: database.dialect,
     config,
     logger: logger.child({ service: 'chat' }),
+    metrics,
     background: {},
   });
   await app.listen({ port: config.chat.port, host: config.host });
-  return { name: 'chat', app, database: database as Database<unknown> };
+  logger.info(
+    `Conversation service on http://${displayHost(config.host)}:${config.chat.port} (API docs: ${config.chat.publicUrl}/docs)`,
+  );
+  return { name: 'chat', app, database: database as Database<unknown>, lock };
 }
 
-async function startFinance(config: Config, logger: pino.Logger): Promise<Running> {
+async function startFinance(config: Config, logger: pino.Logger, metrics?: Metrics): Promise<Running> {
+  const lock = lockIfSqlite(config.finance.databaseUrl, 'finance');
   const database = await openDatabase<FinanceDatabase>(config.finance.databaseUrl);
   await migrateToLatest(database.db, database.dialect, financeMigrations);
+  metrics?.addSource('finance', database.db);
   const app = await buildFinanceApp({
     db: database.db,
     dialect: database.dialect,
     config,
     logger: logger.child({ service: 'finance' }),
+    metrics,
     background: {},
   });
   await app.listen({ port: config.finance.port, host: config.host });
-  return { name: 'finance', app, database: database as Database<unknown> };
+  logger.info(
+    `Finance service on http://${displayHost(config.host)}:${config.finance.port} (API docs: ${config.finance.publicUrl}/docs)`,
+  );
+  const users = await database.db.selectFrom('users').select('id').limit(1).execute();
+  if (users.length === 0) {
+    logger.info(
+      'The finance service needs setup: create its first user with POST /api/auth/setup' +
+        (config.finance.setupToken ? ' (FINANCE_SETUP_TOKEN is required)' : ''),
+    );
+  }
+  return { name: 'finance', app, database: database as Database<unknown>, lock };
+}
+
+const displayHost = (host: string) => (host === '0.0.0.0' || host === '::' ? 'localhost' : host);
+
+/** METRICS_PORT: /metrics of the whole process on its own port, away from the public API. */
+function startMetricsServer(config: Config, metrics: Metrics, logger: pino.Logger): http.Server {
+  const server = http.createServer((req, res) => {
+    if (req.url !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    metrics.render().then(
+      ({ contentType, body }) => res.writeHead(200, { 'content-type': contentType }).end(body),
+      (err: unknown) => {
+        logger.error({ err }, 'metrics failed');
+        res.writeHead(500).end();
+      },
+    );
+  });
+  server.listen(config.metrics.port!, config.host);
+  logger.info(`Metrics on http://${displayHost(config.host)}:${config.metrics.port}/metrics`);
+  return server;
 }
 
 async function main() {
@@ -64,21 +149,29 @@ async function main() {
   let config: Config;
   try {
     config = loadConfig();
+    checkDataDir(config.dataDir);
   } catch (err) {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(2);
   }
-  const logger = pino({ level: config.logLevel });
+  const logger = pino({ level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } });
+  const metrics = config.metrics.enabled ? new Metrics() : undefined;
+  const metricsServer = metrics && config.metrics.port !== null ? startMetricsServer(config, metrics, logger) : null;
   const running: Running[] = [];
   let closing = false;
 
+  const closeAll = async () => {
+    // app.close() stops accepting connections, waits for in-flight requests and the background.
+    await Promise.allSettled(running.map((r) => r.app.close()));
+    await Promise.allSettled(running.map((r) => r.database.close()));
+    for (const r of running) r.lock?.release();
+    metricsServer?.close();
+  };
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     logger.info({ signal }, 'shutting down');
-    // app.close() stops accepting connections and waits for in-flight requests to finish.
-    await Promise.allSettled(running.map((r) => r.app.close()));
-    await Promise.allSettled(running.map((r) => r.database.close()));
+    await closeAll();
     logger.info('stopped');
     process.exit(0);
   };
@@ -86,13 +179,13 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
-    if (arg === 'all' || arg === 'chat') running.push(await startChat(config, logger));
-    if (arg === 'all' || arg === 'finance') running.push(await startFinance(config, logger));
+    if (arg === 'all' || arg === 'chat') running.push(await startChat(config, logger, metrics));
+    if (arg === 'all' || arg === 'finance') running.push(await startFinance(config, logger, metrics));
   } catch (err) {
-    logger.fatal({ err }, 'failed to start');
-    await Promise.allSettled(running.map((r) => r.app.close()));
-    await Promise.allSettled(running.map((r) => r.database.close()));
-    process.exit(1);
+    if (err instanceof InstanceLockError) process.stderr.write(`${err.message}\n`);
+    else logger.fatal({ err }, 'failed to start');
+    await closeAll();
+    process.exit(err instanceof InstanceLockError ? 2 : 1);
   }
 }
 

@@ -83,7 +83,50 @@ describe.skipIf(testDialect !== 'sqlite')('server process', () => {
 
   it('refuses an invalid configuration with a clear message', async () => {
     const bad = start({ CHAT_PORT: 'not-a-port' });
-    expect(await bad.exited).not.toBe(0);
-    expect(bad.output()).toMatch(/CHAT_PORT/);
+    expect(await bad.exited).toBe(2);
+    expect(bad.output()).toContain('CHAT_PORT: must be a port number from 0 to 65535 (got "not-a-port")');
+    const scheme = start({ CHAT_DATABASE_URL: 'mysql://db/ponte' });
+    expect(await scheme.exited).toBe(2);
+    expect(scheme.output()).toMatch(/CHAT_DATABASE_URL: the scheme mysql:\/\/ is not supported/);
+  });
+
+  it('refuses a DATA_DIR it cannot write, naming the path', async () => {
+    const file = path.join(dataDir, 'not-a-directory');
+    fs.writeFileSync(file, 'x');
+    const bad = start({ DATA_DIR: path.join(file, 'data') });
+    expect(await bad.exited).toBe(2);
+    expect(bad.output()).toContain(`DATA_DIR ${path.join(file, 'data')} cannot be written`);
+  });
+
+  it('logs where it listens and that finance needs setup; a second instance on the same SQLite files is refused', async () => {
+    const own = fs.mkdtempSync(path.join(os.tmpdir(), 'ponte-lock-'));
+    try {
+      const chatPort = port();
+      const first = start({
+        DATA_DIR: own,
+        LOG_LEVEL: 'info',
+        CHAT_PORT: String(chatPort),
+        FINANCE_PORT: String(chatPort + 1),
+      });
+      try {
+        expect((await waitFor(`http://127.0.0.1:${chatPort + 1}/health`)).status).toBe(200);
+        await expect.poll(() => first.output(), { timeout: 10_000 }).toContain('The finance service needs setup');
+        expect(first.output()).toContain(`Conversation service on http://127.0.0.1:${chatPort}`);
+        const home = await fetch(`http://127.0.0.1:${chatPort}/`);
+        expect(await home.text()).toContain('Ponte conversation service');
+        const second = start({ DATA_DIR: own, CHAT_PORT: String(chatPort + 2), FINANCE_PORT: String(chatPort + 3) });
+        expect(await second.exited).toBe(2);
+        expect(second.output()).toMatch(/in use by another Ponte process .* point the database URLs at PostgreSQL/s);
+        // The first instance is unaffected.
+        expect((await fetch(`http://127.0.0.1:${chatPort}/health`)).status).toBe(200);
+      } finally {
+        first.child.kill('SIGTERM');
+      }
+      expect(await first.exited).toBe(0);
+      // Stopped cleanly: the lock is gone, and a new start takes the files.
+      expect(fs.readdirSync(own).filter((f) => f.endsWith('.lock'))).toEqual([]);
+    } finally {
+      fs.rmSync(own, { recursive: true, force: true });
+    }
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import { createBaseApp, type App } from '../core/http/app-base.js';
+import type { Metrics } from '../core/http/metrics.js';
 import { chatErrorBody } from '../core/http/error-handler.js';
 import { registerMultipart } from '../core/http/multipart.js';
 import { CableHub } from '../core/realtime/cable.hub.js';
@@ -17,6 +18,8 @@ export const CHAT_VERSION = '0.1.0';
 
 export interface ChatAppOptions extends Omit<ChatDeps, 'fileStore'> {
   logger: FastifyServerOptions['logger'] | FastifyBaseLogger;
+  /** Process-wide metrics (METRICS=on): this app's requests and queues are measured. */
+  metrics?: Metrics;
   /** Run the outbox dispatcher and webhook worker with the app (production; the tests that need them). */
   background?: BackgroundOptions | false;
 }
@@ -45,6 +48,13 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
     version: CHAT_VERSION,
     logger: options.logger,
     errorBody: chatErrorBody,
+    service: 'chat',
+    corsOrigins: options.config.http.corsOrigins,
+    openCorsPrefixes: ['/public/api/', '/hc/'],
+    trustProxy: options.config.http.trustProxy,
+    metrics: options.metrics,
+    exposeMetrics: options.metrics !== undefined && options.config.metrics.port === null,
+    // Chatwoot's clients send ids as text, "" for empty fields, one value for a list (decisions.md 1).
     // Multipart uploads have their own limits; this bounds JSON bodies.
     bodyLimit: 2 * 1024 * 1024,
     healthCheck: async () => {

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { DialectName } from '../core/db/database.js';
 import { createBaseApp, type App } from '../core/http/app-base.js';
+import type { Metrics } from '../core/http/metrics.js';
 import { financeErrorBody } from '../core/http/error-handler.js';
 import { createSecretBox } from '../core/security/encryption.js';
 import { loadOrCreateSecret } from '../core/security/secrets.js';
@@ -19,6 +20,8 @@ export interface FinanceAppOptions {
   dialect: DialectName;
   config: Config;
   logger: FastifyServerOptions['logger'] | FastifyBaseLogger;
+  /** Process-wide metrics (METRICS=on): this app's requests and queues are measured. */
+  metrics?: Metrics;
   /** Run the outbox dispatcher, webhook worker and housekeeping with the app (production; tests that need them). */
   background?: FinanceBackgroundOptions | false;
 }
@@ -51,6 +54,12 @@ export async function buildFinanceApp(options: FinanceAppOptions): Promise<App> 
     version: FINANCE_VERSION,
     logger: options.logger,
     errorBody: financeErrorBody,
+    service: 'finance',
+    corsOrigins: options.config.http.corsOrigins,
+    openCorsPrefixes: [],
+    trustProxy: options.config.http.trustProxy,
+    metrics: options.metrics,
+    exposeMetrics: options.metrics !== undefined && options.config.metrics.port === null,
     healthCheck: async () => {
       await sql`select 1`.execute(options.db);
     },

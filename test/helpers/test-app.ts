@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { dialectOf, dropPostgresSchema, openDatabase, type DialectName } from '../../src/core/db/database.js';
 import { migrateToLatest } from '../../src/core/db/migrator.js';
 import type { App } from '../../src/core/http/app-base.js';
+import type { Metrics } from '../../src/core/http/metrics.js';
 import { buildFinanceApp } from '../../src/finance/app.js';
 import type { FinanceBackgroundOptions } from '../../src/finance/background.js';
 import { financeMigrations } from '../../src/finance/modules.js';
@@ -101,6 +102,8 @@ export async function buildChatTestApp(
     background?: BackgroundOptions;
     /** Another instance on the same database and DATA_DIR (a second server process). */
     sameDatabaseAs?: ChatTestApp;
+    /** Process metrics to instrument the app with (served at /metrics when METRICS_PORT is unset). */
+    metrics?: Metrics;
   } = {},
 ): Promise<ChatTestApp> {
   const first = options.sameDatabaseAs;
@@ -115,10 +118,12 @@ export async function buildChatTestApp(
     LOG_LEVEL: 'silent',
     ...env,
   });
+  options.metrics?.addSource('chat', database.db);
   const app = await buildChatApp({
     db: database.db,
     dialect: database.dialect,
     config,
+    metrics: options.metrics,
     logger: false,
     background: options.background ?? false,
   });

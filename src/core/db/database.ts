@@ -37,7 +37,7 @@ export async function openDatabase<DB>(url: string, options: OpenOptions = {}): 
   return openSqlite<DB>(url, options);
 }
 
-function sqlitePath(url: string): string {
+export function sqlitePath(url: string): string {
   const stripped = url.replace(/^sqlite:(\/\/)?/i, '').replace(/^file:/i, '');
   return stripped === '' ? ':memory:' : stripped;
 }

@@ -7,6 +7,8 @@ import Fastify, {
   type RawRequestDefaultExpression,
   type RawServerDefault,
 } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -15,6 +17,7 @@ import { parseQueryString, unwrapBody } from './compat.js';
 import { createValidatorCompiler } from './validation.js';
 import { MAX_JSON_DEPTH, nestingDepthExceeds } from './body-shape.js';
 import { HttpError } from './errors.js';
+import type { Metrics } from './metrics.js';
 import { installErrorHandling, type ErrorFormatter } from './error-handler.js';
 
 export type App = FastifyInstance<
@@ -42,7 +45,21 @@ export interface BaseAppOptions {
   bodyLimit?: number;
   /** Throws when the service cannot serve (for example the database is unreachable). */
   healthCheck: () => Promise<void>;
+  /** The service's name in metrics (`chat`, `finance`). */
+  service?: string;
+  /** Origins allowed to call the API from a browser (`*` for any). */
+  corsOrigins?: readonly string[];
+  /** Path prefixes any origin may call (the widget's public interface). */
+  openCorsPrefixes?: readonly string[];
+  /** Fastify's trustProxy (TRUST_PROXY): client addresses behind a reverse proxy. */
+  trustProxy?: boolean | number | readonly string[];
+  /** Request metrics; `/metrics` is served on this app too when `exposeMetrics`. */
+  metrics?: Metrics;
+  exposeMetrics?: boolean;
 }
+
+/** An incoming X-Request-Id is kept when it is short and plain; otherwise a new id is made. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Where a value (nested at most MAX_JSON_DEPTH deep) holds a string or key with NUL, as a field path; null if nowhere. */
 function nulAt(value: unknown, path: string): string | null {
@@ -54,6 +71,9 @@ function nulAt(value: unknown, path: string): string | null {
   }
   return null;
 }
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const tooDeep = () =>
   new HttpError(400, 'body_too_deep', `The request body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`);
@@ -77,6 +97,14 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // A number is a count of proxy hops (proxy-addr); Fastify's types omit it.
+    trustProxy: (options.trustProxy ?? false) as boolean,
+    requestIdHeader: false,
+    requestIdLogLabel: 'requestId',
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
     // Errors the router raises before any route (a path that is not valid percent-encoding, a
     // path parameter over maxParamLength) get the service's error body too.
     frameworkErrors: (error, _request, reply) => {
@@ -92,6 +120,40 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.setValidatorCompiler(createValidatorCompiler());
+
+  // Every answer names its request: the id logs carry (and the caller's own, when it sent one).
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  options.metrics?.instrument(app, options.service ?? 'app');
+
+  // Browsers: the public interface (widgets on customers' sites) from any origin; the rest of the
+  // API from CORS_ORIGINS only. Preflight requests are answered here.
+  const allowed = new Set(options.corsOrigins ?? []);
+  const openPrefixes = options.openCorsPrefixes ?? [];
+  await app.register(cors, {
+    hook: 'onRequest',
+    delegator: (request, callback) => {
+      const path = (request.url ?? '').split('?')[0];
+      const open = openPrefixes.some((prefix) => path.startsWith(prefix));
+      const origin = request.headers.origin;
+      const permitted = open || allowed.has('*') || (origin !== undefined && allowed.has(origin));
+      callback(null, {
+        origin: permitted,
+        methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+        allowedHeaders: [
+          'content-type',
+          'authorization',
+          'api_access_token',
+          'api-access-token',
+          'x-request-id',
+          'x-setup-token',
+        ],
+        exposedHeaders: ['x-request-id', 'retry-after'],
+        maxAge: 600,
+      });
+    },
+  });
 
   // An empty body sent as application/json (many HTTP clients do this on bodiless POSTs) is no
   // body, not malformed JSON; a body nested deeper than MAX_JSON_DEPTH is refused unparsed;
@@ -133,6 +195,27 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
     hideUntagged: false,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .send(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(options.title)}</title>` +
+          '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+          '<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1f2937;line-height:1.5}a{color:#2563eb}</style>' +
+          `</head><body><h1>${escapeHtml(options.title)}</h1><p>${escapeHtml(options.description)}</p>` +
+          `<p>Version ${escapeHtml(options.version)}.</p><ul><li><a href="docs">API documentation</a></li>` +
+          '<li><a href="openapi.json">OpenAPI document</a></li><li><a href="health">Health</a></li></ul></body></html>',
+      ),
+  );
+
+  if (options.metrics && options.exposeMetrics) {
+    const metrics = options.metrics;
+    app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+      const { contentType, body } = await metrics.render();
+      return reply.type(contentType).send(body);
+    });
+  }
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

@@ -99,12 +99,15 @@ export function mapError(err: FastifyError | Error): Mapped {
 export function installErrorHandling(app: FastifyInstance, format: ErrorFormatter): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const mapped = mapError(err);
-    if (mapped.status >= 500) request.log.error({ err }, 'request failed');
-    else request.log.debug({ err: err.message, code: mapped.code }, 'request rejected');
+    // Every refusal says why in the log line (code and message; never the body, which may hold secrets).
+    if (mapped.status >= 500) request.log.error({ err, statusCode: mapped.status }, 'request failed');
+    else request.log.info({ statusCode: mapped.status, code: mapped.code, reason: mapped.message }, 'request refused');
     if (mapped.headers) reply.headers(mapped.headers);
     return reply.status(mapped.status).send(format(mapped.status, mapped.code, mapped.message, mapped.details));
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send(format(404, 'not_found', `Route ${request.method} ${request.url.split('?')[0]} not found`)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const reason = `Route ${request.method} ${request.url.split('?')[0]} not found`;
+    request.log.info({ statusCode: 404, code: 'not_found', reason }, 'request refused');
+    return reply.status(404).send(format(404, 'not_found', reason));
+  });
 }

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+
+const refused = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error(`accepted ${JSON.stringify(env)}`);
+};
+
+describe('configuration', () => {
+  it('refuses database URLs of an unknown scheme instead of taking them for a SQLite file name', () => {
+    expect(refused({ CHAT_DATABASE_URL: 'mysql://db/ponte' })).toMatch(
+      /CHAT_DATABASE_URL: the scheme mysql:\/\/ is not supported; use postgres:\/\//,
+    );
+    expect(refused({ FINANCE_DATABASE_URL: 'postgress://db/ponte' })).toMatch(
+      /FINANCE_DATABASE_URL: the scheme postgress:\/\//,
+    );
+    for (const url of [
+      'postgres://u:p@db:5432/x',
+      'postgresql://db/x',
+      'sqlite:///var/lib/ponte/chat.sqlite',
+      'file:chat.sqlite',
+      './data/chat.sqlite',
+    ]) {
+      expect(loadConfig({ CHAT_DATABASE_URL: url }).chat.databaseUrl).toBe(url);
+    }
+  });
+
+  it('refuses a PUBLIC_URL without a scheme, and says what is expected', () => {
+    expect(refused({ PUBLIC_URL: 'chat.example.com' })).toBe(
+      'Invalid configuration: PUBLIC_URL: must be an http:// or https:// URL, e.g. https://chat.example.com (got "chat.example.com")',
+    );
+    expect(loadConfig({ PUBLIC_URL: 'https://chat.example.com/' }).chat.publicUrl).toBe('https://chat.example.com');
+  });
+
+  it('lists the allowed values instead of a schema error, one line per variable', () => {
+    const message = refused({ LOG_LEVEL: 'loud', CHAT_PORT: 'http', FINANCE_SIGNUP: 'maybe' });
+    expect(message).toContain('LOG_LEVEL: must be one of: fatal, error, warn, info, debug, trace, silent (got "loud")');
+    expect(message).toContain('CHAT_PORT: must be a port number from 0 to 65535 (got "http")');
+    expect(message).toContain('FINANCE_SIGNUP: must be one of: open, closed');
+    expect(message).not.toMatch(/Expected union|must match pattern/);
+  });
+
+  it('reads TRUST_PROXY, CORS_ORIGINS and the metrics settings', () => {
+    expect(loadConfig({}).http).toEqual({ corsOrigins: [], trustProxy: false });
+    expect(loadConfig({ TRUST_PROXY: 'true' }).http.trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).http.trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' }).http.trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8']);
+    expect(refused({ TRUST_PROXY: 'nginx' })).toMatch(/TRUST_PROXY: nginx is not valid/);
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.test, https://b.test' }).http.corsOrigins).toEqual([
+      'https://a.test',
+      'https://b.test',
+    ]);
+    expect(loadConfig({}).metrics).toEqual({ enabled: false, port: null });
+    expect(loadConfig({ METRICS: 'on' }).metrics).toEqual({ enabled: true, port: null });
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ enabled: true, port: 9464 });
+  });
+});
