@@ -1,0 +1,34 @@
+# syntax=docker/dockerfile:1
+# Ponte: both services in one image. Build: docker build -t ponte .
+# Run (SQLite under a volume): docker run -p 3000:3000 -p 3001:3001 -v ponte-data:/data ponte
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+# Native modules (better-sqlite3, argon2) build against Node's headers when no prebuilt binary fits.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm rebuild better-sqlite3 @node-rs/argon2 \
+  && npm run build \
+  && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    DATA_DIR=/data \
+    HOST=0.0.0.0
+WORKDIR /app
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000 3001
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
+  CMD node -e "fetch('http://127.0.0.1:3000/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# node directly (not npm): SIGTERM reaches the server, which closes gracefully.
+CMD ["node", "dist/server.js"]
