@@ -38,7 +38,7 @@ export function createCoreFinanceServices(deps: FinanceDeps) {
   const invitationAcceptance = new InvitationAcceptance(deps, users, accounts, sessions, rateLimits);
   // Finance data (transactions, bills, invoices, contracts) and finance webhooks.
   const transactions = new TransactionsService(deps);
-  const bills = new BillsService(deps);
+  const bills = new BillsService(deps, transactions);
   const invoices = new InvoicesService(deps);
   const contracts = new ContractsService(deps);
   const webhooks = new WebhookSubscriptions({

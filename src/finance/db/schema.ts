@@ -129,6 +129,8 @@ export interface TransactionsTable {
   category: string | null;
   description: string | null;
   status: TransactionStatus;
+  /** The bill whose payment this expense records (migration 0008); null for other transactions. */
+  bill_id: number | null;
   created_at: number;
   updated_at: number;
 }

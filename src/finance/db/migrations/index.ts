@@ -6,6 +6,7 @@ import { migration0004 } from './0004_notifications.js';
 import { migration0005 } from './0005_history_indexes.js';
 import { migration0006 } from './0006_invitations.js';
 import { migration0007Backbone } from './0007_backbone.js';
+import { migration0008BillExpenses } from './0008_bill_expenses.js';
 
 /**
  * The migrations of the finance core module, in order (finance/modules.ts collects every module's).
@@ -19,4 +20,5 @@ export const coreFinanceMigrations: Record<string, PortableMigration> = {
   '0005_history_indexes': migration0005,
   '0006_invitations': migration0006,
   '0007_backbone': migration0007Backbone,
+  '0008_bill_expenses': migration0008BillExpenses,
 };

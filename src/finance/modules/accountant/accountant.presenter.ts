@@ -21,11 +21,12 @@ const amount = (cents: number) => Number(centsText(cents));
 export const presentSentReport = (r: SentReport) => ({
   referenceMonth: r.referenceMonth,
   email: r.email,
-  totals: {
-    income: amount(r.totals.incomeCents),
-    expenses: amount(r.totals.expensesCents),
-    balance: amount(r.totals.balanceCents),
-  },
+  totals: r.totals.map((t) => ({
+    currency: t.currency,
+    income: amount(t.incomeCents),
+    expenses: amount(t.expensesCents),
+    balance: amount(t.balanceCents),
+  })),
   counts: r.counts,
   messageId: r.messageId,
 });

@@ -47,20 +47,28 @@ export type SendReportBody = Static<typeof SendReportBody>;
 
 const Amount = Type.Number({ description: 'decimal amount with 2 decimals' });
 
+/** The totals of one currency: amounts in different currencies are never added together. */
 export const ReportTotalsSchema = Type.Object({
+  currency: Type.String({ description: 'three-letter currency code' }),
   income: Amount,
   expenses: Amount,
-  balance: Type.Number({ description: 'income - expenses' }),
+  balance: Type.Number({ description: 'income - expenses (negative when expenses are larger)' }),
 });
 
 export const SendReportResultSchema = Type.Object({
   referenceMonth: Type.String(),
   email: Type.String(),
-  totals: ReportTotalsSchema,
+  totals: Type.Array(ReportTotalsSchema, {
+    description:
+      'one entry per currency with transactions in the month (not cancelled), by currency code; empty when there are none',
+  }),
   counts: Type.Object({
-    transactions: Type.Integer({ description: 'rows listed in the transactions section (0 when not included)' }),
-    bills: Type.Integer(),
-    expenses: Type.Integer(),
+    transactions: Type.Integer({
+      description:
+        'rows in the transactions section (the income when expenses are listed apart, else every transaction; 0 when not included)',
+    }),
+    bills: Type.Integer({ description: 'bills due in the month (0 when not included)' }),
+    expenses: Type.Integer({ description: 'expense transactions, paid bills included (0 when not included)' }),
   }),
   messageId: Type.String(),
 });

@@ -6,7 +6,14 @@ import type { AccountsService } from '../accounts/accounts.service.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import { smtpNotConfigured, type SmtpService } from '../smtp/smtp.service.js';
 import * as reports from './accountant-report.repository.js';
-import { buildCsv, buildHtml, buildText, type ReportData } from './accountant-report.js';
+import {
+  buildCsv,
+  buildHtml,
+  buildText,
+  csvFileName,
+  type CurrencyTotals,
+  type ReportData,
+} from './accountant-report.js';
 import * as repo from './accountant.repository.js';
 import type { AccountantSaveBody } from './accountant.schema.js';
 
@@ -23,7 +30,9 @@ export const accountantNotConfigured = () =>
 export interface SentReport {
   referenceMonth: string;
   email: string;
-  totals: { incomeCents: number; expensesCents: number; balanceCents: number };
+  /** Per currency, by currency code; empty when the month has no transaction. */
+  totals: CurrencyTotals[];
+  /** Rows of each CSV section (0 when not included). */
   counts: { transactions: number; bills: number; expenses: number };
   messageId: string;
 }
@@ -186,7 +195,7 @@ export class AccountantService {
         html: buildHtml(report),
         attachments: [
           {
-            filename: `financial-report-${referenceMonth}.csv`,
+            filename: csvFileName(referenceMonth),
             content: buildCsv(report),
             contentType: 'text/csv; charset=utf-8',
           },
@@ -222,27 +231,43 @@ export class AccountantService {
     };
   }
 
-  /** Totals always; each list when its include flag is on (at most MAX_REPORT_ROWS rows each). */
+  /**
+   * Totals per currency always; each list when its include flag is on (at most MAX_REPORT_ROWS rows
+   * each). Every transaction is listed once: with the expenses in their own section, the
+   * transactions section lists the income only.
+   */
   private async buildReport(settings: AccountantSettings, referenceMonth: string): Promise<ReportData> {
     const db = this.deps.db;
     const accountId = settings.account_id;
     const { first, next } = monthRange(referenceMonth);
-    const [account, totals, transactions, bills, expenses] = await Promise.all([
+    const withExpenses = settings.include_expenses === 1;
+    const [account, sums, transactions, bills, expenses] = await Promise.all([
       this.accounts.get(accountId),
       reports.monthTotals(db, accountId, first, next),
-      settings.include_transactions ? reports.monthTransactions(db, accountId, first, next, MAX_REPORT_ROWS) : null,
-      settings.include_bills ? reports.monthBills(db, accountId, first, next, MAX_REPORT_ROWS) : null,
-      settings.include_expenses
-        ? reports.monthTransactions(db, accountId, first, next, MAX_REPORT_ROWS, 'expense')
+      settings.include_transactions
+        ? reports.monthTransactions(db, accountId, first, next, MAX_REPORT_ROWS, withExpenses ? 'income' : undefined)
         : null,
+      settings.include_bills ? reports.monthBills(db, accountId, first, next, MAX_REPORT_ROWS) : null,
+      withExpenses ? reports.monthTransactions(db, accountId, first, next, MAX_REPORT_ROWS, 'expense') : null,
     ]);
-    const sum = (kind: string) => Number(totals.find((t) => t.kind === kind)?.total_cents ?? 0);
-    const incomeCents = sum('income');
-    const expensesCents = sum('expense');
+    const byCurrency = new Map<string, CurrencyTotals>();
+    for (const sum of sums) {
+      const totals = byCurrency.get(sum.currency) ?? {
+        currency: sum.currency,
+        incomeCents: 0,
+        expensesCents: 0,
+        balanceCents: 0,
+      };
+      const cents = Number(sum.total_cents);
+      if (sum.kind === 'income') totals.incomeCents += cents;
+      else totals.expensesCents += cents;
+      totals.balanceCents = totals.incomeCents - totals.expensesCents;
+      byCurrency.set(sum.currency, totals);
+    }
     return {
       accountName: account?.name ?? `Account ${accountId}`,
       referenceMonth,
-      totals: { incomeCents, expensesCents, balanceCents: incomeCents - expensesCents },
+      totals: [...byCurrency.values()].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0)),
       transactions,
       bills,
       expenses,

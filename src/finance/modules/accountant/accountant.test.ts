@@ -36,8 +36,8 @@ const smtpConfig = () => ({
 });
 
 /** An account with SMTP saved and (unless told otherwise) the accountant configured. */
-async function configured(accountant: Record<string, unknown> | null = {}, withSmtp = true) {
-  const account = await newFinanceAccount(t);
+async function configured(accountant: Record<string, unknown> | null = {}, withSmtp = true, name?: string) {
+  const account = await newFinanceAccount(t, name ? { name } : {});
   const c = financeClient(t.app, account.admin.accessToken);
   if (withSmtp) expect((await c.post('/api/email/smtp', smtpConfig())).status).toBe(200);
   const email = `carla-${account.accountId}@accountants.test`;
@@ -93,55 +93,134 @@ const notificationsOf = (account: FinanceTestAccount, type: 'accountant_sent' | 
     .where('type', '=', type)
     .execute();
 
-/** March 2025 of an account: income 1200.30, expenses 300.34 (balance 899.96), plus rows that do not count. */
+/**
+ * March 2025 of an account, in two currencies. BRL: income 1200.30, expenses 300.34 (balance
+ * 899.96); USD: income 1999.99, expenses 0.30 (0.10 + 0.20, exactly; balance 1999.69). Plus rows
+ * that do not count (cancelled, other months) and bills (one paid: its expense is dated the day it
+ * was paid, so it is not in March).
+ */
 async function seedMarch(token: string) {
   const tx = (fields: Record<string, unknown>) => newFinanceTransaction(t, token, fields);
-  await tx({
-    kind: 'income',
-    amount: 1000.1,
-    date: '2025-03-01',
-    description: 'Consulting',
-    category: 'sales',
-    status: 'completed',
-  });
-  await tx({
-    kind: 'expense',
-    amount: 300.33,
-    date: '2025-03-15',
-    description: 'Rent, "main" office',
-    category: 'rent',
-    status: 'completed',
-  });
-  await tx({
-    kind: 'expense',
-    amount: 0.01,
-    date: '2025-03-20',
-    description: '=HYPERLINK("http://evil.test")',
-    category: 'fees',
-    status: 'pending',
-  });
-  await tx({
-    kind: 'income',
-    amount: 200.2,
-    date: '2025-03-31',
-    description: 'Line one\nline two',
-    category: 'sales',
-    status: 'pending',
-  });
+  const ids: Record<string, string> = {};
+  ids.consulting = (
+    await tx({
+      kind: 'income',
+      amount: 1000.1,
+      date: '2025-03-01',
+      description: 'Consulting',
+      category: 'sales',
+      status: 'completed',
+    })
+  ).id;
+  ids.rent = (
+    await tx({
+      kind: 'expense',
+      amount: 300.33,
+      date: '2025-03-15',
+      description: 'Rent, "main" office',
+      category: 'rent',
+      status: 'completed',
+    })
+  ).id;
+  ids.hyperlink = (
+    await tx({
+      kind: 'expense',
+      amount: 0.01,
+      date: '2025-03-20',
+      description: '=HYPERLINK("http://evil.test")',
+      category: 'fees',
+      status: 'pending',
+    })
+  ).id;
+  ids.lines = (
+    await tx({
+      kind: 'income',
+      amount: 200.2,
+      date: '2025-03-31',
+      description: 'Line one\nline two',
+      category: 'sales',
+      status: 'pending',
+    })
+  ).id;
+  ids.export = (
+    await tx({
+      kind: 'income',
+      amount: 1999.99,
+      currency: 'USD',
+      date: '2025-03-03',
+      description: 'Exportação de café',
+      category: 'sales',
+    })
+  ).id;
+  ids.cmd = (
+    await tx({
+      kind: 'expense',
+      amount: 0.1,
+      currency: 'USD',
+      date: '2025-03-04',
+      description: '=cmd()',
+      category: '@fees',
+    })
+  ).id;
+  ids.plus = (
+    await tx({ kind: 'expense', amount: 0.2, currency: 'USD', date: '2025-03-04', description: '+1+2', category: null })
+  ).id;
   await tx({ kind: 'income', amount: 999, date: '2025-03-10', status: 'cancelled' });
+  await tx({ kind: 'expense', amount: 5, currency: 'USD', date: '2025-03-11', status: 'cancelled' });
   await tx({ kind: 'income', amount: 5000, date: '2025-04-01' });
   await tx({ kind: 'expense', amount: 70, date: '2025-02-28' });
-  await newFinanceBill(t, token, {
-    supplier: 'Water, Inc.',
-    amount: 45.67,
-    dueDate: '2025-03-05',
-    category: 'utilities',
-  });
+  ids.water = (
+    await newFinanceBill(t, token, {
+      supplier: 'Water, Inc.',
+      amount: 45.67,
+      dueDate: '2025-03-05',
+      category: 'utilities',
+    })
+  ).id;
   const power = await newFinanceBill(t, token, { supplier: 'Power Co', amount: 100, dueDate: '2025-03-31' });
+  ids.power = power.id;
   expect((await financeClient(t.app, token).post(`/api/bills/${power.id}/pay`)).status).toBe(200);
   const cancelled = await newFinanceBill(t, token, { supplier: 'Gone', amount: 1, dueDate: '2025-03-10' });
   expect((await financeClient(t.app, token).post(`/api/bills/${cancelled.id}/cancel`)).status).toBe(200);
   await newFinanceBill(t, token, { supplier: 'April', amount: 1, dueDate: '2025-04-01' });
+  return ids;
+}
+
+const MARCH_TOTALS = [
+  { currency: 'BRL', income: 1200.3, expenses: 300.34, balance: 899.96 },
+  { currency: 'USD', income: 1999.99, expenses: 0.3, balance: 1999.69 },
+];
+
+const CSV_COLUMNS = [
+  'section',
+  'id',
+  'date',
+  'type',
+  'description',
+  'category',
+  'counterparty',
+  'status',
+  'amount',
+  'currency',
+  'bill_id',
+];
+
+/** The cells of the HTML table with class "totals", row by row (tags stripped, entities of numbers kept as text). */
+function totalsTableOf(html: string): string[][] {
+  const table = /<table class="totals"[\s\S]*?<\/table>/.exec(html)?.[0];
+  if (!table) return [];
+  return [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) =>
+    [...row[1].matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) => c[1].replace(/<[^>]+>/g, '').trim()),
+  );
+}
+
+/** The CSV attachment of a report e-mail: its bytes and its rows (header first). */
+function csvOf(mail: ParsedMail) {
+  const attachment = mail.attachments.find((a) => a.filename?.endsWith('.csv'));
+  expect(attachment).toBeDefined();
+  const bytes = attachment!.content;
+  const text = bytes.toString('utf8');
+  return { attachment: attachment!, bytes, text, rows: parseCsv(text.replace(/^\uFEFF/, '')) };
 }
 
 describe('accountant configuration', () => {
@@ -263,11 +342,11 @@ describe('accountant configuration', () => {
 });
 
 describe('POST /api/email/accountant/send', () => {
-  it('sends the month: exact totals, an HTML summary and an RFC 4180 CSV; notifies members who want it', async () => {
-    const { account, c, email } = await configured();
+  it('sends the month: totals per currency in exact cents, an HTML report and a CSV; notifies members who want it', async () => {
+    const { account, c, email } = await configured({}, true, 'Padaria São João');
     const quiet = await addFinanceMember(t, account, 'agent');
     await financeClient(t.app, quiet.accessToken).put('/api/notifications/preferences', { accountantSent: false });
-    await seedMarch(account.admin.accessToken);
+    const ids = await seedMarch(account.admin.accessToken);
     const from = smtp.received.length;
 
     const res = await c.post('/api/email/accountant/send', { referenceMonth: '2025-03' });
@@ -278,57 +357,138 @@ describe('POST /api/email/accountant/send', () => {
       data: {
         referenceMonth: '2025-03',
         email,
-        totals: { income: 1200.3, expenses: 300.34, balance: 899.96 },
-        counts: { transactions: 4, bills: 2, expenses: 2 },
+        totals: MARCH_TOTALS,
+        counts: { transactions: 3, bills: 2, expenses: 4 },
         messageId: expect.any(String),
       },
     });
 
     const [mail] = await mailsTo(email, from);
     expect(mail).toBeDefined();
-    expect(mail.subject).toBe(`Financial report 2025-03 - ${account.name}`);
+    expect(mail.subject).toBe('Financial report 2025-03 - Padaria São João');
     expect(mail.from?.value[0]).toEqual({ address: 'finance@acme.test', name: 'Acme Finance' });
     expect(mail.to && !Array.isArray(mail.to) ? mail.to.value[0] : null).toEqual({
       address: email,
       name: 'Carla Contadora',
     });
-    expect(mail.html).toContain('<td style="text-align:right">1200.30</td>');
-    expect(mail.html).toContain('<td style="text-align:right">300.34</td>');
-    expect(mail.html).toContain('<td style="text-align:right">899.96</td>');
-    expect(mail.text).toContain('Balance:  899.96');
 
+    // The HTML: the account, the month, the totals table (one row per currency), the lists.
+    const html = String(mail.html);
+    expect(html).toContain('<h1');
+    expect(html).toContain('Padaria São João');
+    expect(html).toContain('March 2025');
+    expect(totalsTableOf(html)).toEqual([
+      ['Currency', 'Income', 'Expenses', 'Balance'],
+      ['BRL', '1\u00a0200.30', '300.34', '899.96'],
+      ['USD', '1\u00a0999.99', '0.30', '1\u00a0999.69'],
+    ]);
+    for (const heading of ['Income <span', 'Expenses <span', 'Bills due in the month <span'])
+      expect(html).toContain(heading);
+    expect(html).toContain('=cmd()'); // shown as text in the e-mail, escaped where needed
+    expect(html).toContain('Rent, &quot;main&quot; office');
+    expect(html).toContain('financial-report-2025-03.csv');
+
+    // The plain-text twin.
+    const text = mail.text ?? '';
+    expect(text).toContain('Financial report - March 2025 (2025-03)');
+    expect(text).toContain('Account: Padaria São João');
+    expect(text).toMatch(/^BRL\s+1200\.30\s+300\.34\s+899\.96$/m);
+    expect(text).toMatch(/^USD\s+1999\.99\s+0\.30\s+1999\.69$/m);
+
+    // The CSV: named after the month, a UTF-8 BOM, RFC 4180, totals per currency, each row once.
+    const csv = csvOf(mail);
     expect(mail.attachments).toHaveLength(1);
-    const [csv] = mail.attachments;
-    expect(csv.filename).toBe('financial-report-2025-03.csv');
-    expect(csv.contentType).toBe('text/csv');
-    const text = csv.content.toString('utf8');
-    expect(text).toContain('"Rent, ""main"" office"'); // RFC 4180 quoting
-    expect(text.endsWith('\r\n')).toBe(true);
-    const rows = parseCsv(text);
-    expect(rows[0]).toEqual([
-      'section',
-      'id',
-      'date',
-      'type',
-      'description',
-      'category',
-      'counterparty',
-      'status',
-      'amount',
-      'currency',
+    expect(csv.attachment.filename).toBe('financial-report-2025-03.csv');
+    expect(csv.attachment.contentType).toBe('text/csv');
+    expect([...csv.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(csv.text).toContain('Exportação de café');
+    expect(csv.text).toContain('"Rent, ""main"" office"'); // RFC 4180 quoting
+    expect(csv.text.endsWith('\r\n')).toBe(true);
+    expect(csv.rows[0]).toEqual(CSV_COLUMNS);
+    expect(csv.rows.slice(1).every((r) => r.length === CSV_COLUMNS.length)).toBe(true);
+    expect(csv.rows.slice(1).map((r) => [r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10]])).toEqual([
+      ['totals', '', '', 'income', 'Income 2025-03', '', '', '', '1200.30', 'BRL', ''],
+      ['totals', '', '', 'expense', 'Expenses 2025-03', '', '', '', '300.34', 'BRL', ''],
+      ['totals', '', '', 'balance', 'Balance 2025-03', '', '', '', '899.96', 'BRL', ''],
+      ['totals', '', '', 'income', 'Income 2025-03', '', '', '', '1999.99', 'USD', ''],
+      ['totals', '', '', 'expense', 'Expenses 2025-03', '', '', '', '0.30', 'USD', ''],
+      ['totals', '', '', 'balance', 'Balance 2025-03', '', '', '', '1999.69', 'USD', ''],
+      [
+        'transactions',
+        ids.consulting,
+        '2025-03-01',
+        'income',
+        'Consulting',
+        'sales',
+        '',
+        'completed',
+        '1000.10',
+        'BRL',
+        '',
+      ],
+      [
+        'transactions',
+        ids.export,
+        '2025-03-03',
+        'income',
+        'Exportação de café',
+        'sales',
+        '',
+        'completed',
+        '1999.99',
+        'USD',
+        '',
+      ],
+      [
+        'transactions',
+        ids.lines,
+        '2025-03-31',
+        'income',
+        'Line one\nline two',
+        'sales',
+        '',
+        'pending',
+        '200.20',
+        'BRL',
+        '',
+      ],
+      ['expenses', ids.cmd, '2025-03-04', 'expense', "'=cmd()", "'@fees", '', 'completed', '0.10', 'USD', ''],
+      ['expenses', ids.plus, '2025-03-04', 'expense', "'+1+2", '', '', 'completed', '0.20', 'USD', ''],
+      [
+        'expenses',
+        ids.rent,
+        '2025-03-15',
+        'expense',
+        'Rent, "main" office',
+        'rent',
+        '',
+        'completed',
+        '300.33',
+        'BRL',
+        '',
+      ],
+      [
+        'expenses',
+        ids.hyperlink,
+        '2025-03-20',
+        'expense',
+        `'=HYPERLINK("http://evil.test")`,
+        'fees',
+        '',
+        'pending',
+        '0.01',
+        'BRL',
+        '',
+      ],
+      ['bills', ids.water, '2025-03-05', 'bill', '', 'utilities', 'Water, Inc.', 'open', '45.67', 'BRL', ids.water],
+      ['bills', ids.power, '2025-03-31', 'bill', '', '', 'Power Co', 'paid', '100.00', 'BRL', ids.power],
     ]);
-    const body = rows.slice(1).map((r) => [r[0], r[2], r[3], r[4], r[6], r[7], r[8], r[9]]);
-    expect(body).toEqual([
-      ['transactions', '2025-03-01', 'income', 'Consulting', '', 'completed', '1000.10', 'BRL'],
-      ['transactions', '2025-03-15', 'expense', 'Rent, "main" office', '', 'completed', '300.33', 'BRL'],
-      ['transactions', '2025-03-20', 'expense', `'=HYPERLINK("http://evil.test")`, '', 'pending', '0.01', 'BRL'],
-      ['transactions', '2025-03-31', 'income', 'Line one\nline two', '', 'pending', '200.20', 'BRL'],
-      ['bills', '2025-03-05', 'bill', '', 'Water, Inc.', 'open', '45.67', 'BRL'],
-      ['bills', '2025-03-31', 'bill', '', 'Power Co', 'paid', '100.00', 'BRL'],
-      ['expenses', '2025-03-15', 'expense', 'Rent, "main" office', '', 'completed', '300.33', 'BRL'],
-      ['expenses', '2025-03-20', 'expense', `'=HYPERLINK("http://evil.test")`, '', 'pending', '0.01', 'BRL'],
-    ]);
-    expect(rows.slice(1).every((r) => r.length === 10 && /^\d+$/.test(r[1]))).toBe(true);
+    // Every transaction once, although the transactions and the expenses are both included.
+    const listed = csv.rows.filter((r) => r[0] === 'transactions' || r[0] === 'expenses').map((r) => r[1]);
+    expect(new Set(listed).size).toBe(listed.length);
+    // No text cell starts a formula.
+    for (const row of csv.rows.slice(1))
+      for (const i of [4, 5, 6]) expect(row[i], row.join('|')).not.toMatch(/^[=+\-@\t\r]/);
 
     const notices = await financeClient(t.app, account.admin.accessToken).get(
       '/api/notifications?type=accountant_sent',
@@ -343,32 +503,122 @@ describe('POST /api/email/accountant/send', () => {
     expect((await financeClient(t.app, quiet.accessToken).get('/api/notifications')).body.data.total).toBe(0);
   });
 
-  it('lists only the sections whose include flag is on (totals always)', async () => {
+  it('lists each row once, in the sections whose include flag is on (totals always)', async () => {
     const { account, c, email } = await configured({
       includeTransactions: false,
       includeBills: false,
       includeExpenses: true,
     });
     await seedMarch(account.admin.accessToken);
-    const from = smtp.received.length;
-    const res = await c.post('/api/email/accountant/send', { referenceMonth: '2025-03' });
-    expect(res.body.data).toMatchObject({
-      totals: { income: 1200.3, expenses: 300.34, balance: 899.96 },
-      counts: { transactions: 0, bills: 0, expenses: 2 },
-    });
-    const [mail] = await mailsTo(email, from);
-    const rows = parseCsv(mail.attachments[0].content.toString('utf8'));
-    expect(rows.slice(1).map((r) => r[0])).toEqual(['expenses', 'expenses']);
+    const send = async (month: string) => {
+      const from = smtp.received.length;
+      const res = await c.post('/api/email/accountant/send', { referenceMonth: month });
+      expect(res.status).toBe(200);
+      const [mail] = await mailsTo(email, from);
+      return {
+        data: res.body.data,
+        mail,
+        rows: csvOf(mail)
+          .rows.slice(1)
+          .filter((r) => r[0] !== 'totals'),
+      };
+    };
+    const sections = (rows: string[][]) => rows.map((r) => `${r[0]}:${r[3]}`);
 
-    await c.post('/api/email/accountant', { email, includeExpenses: false });
-    const from2 = smtp.received.length;
-    const none = await c.post('/api/email/accountant/send', { referenceMonth: '2025-02' });
-    expect(none.body.data).toMatchObject({
-      totals: { income: 0, expenses: 70, balance: -70 },
+    // Expenses only.
+    let sent = await send('2025-03');
+    expect(sent.data).toMatchObject({ totals: MARCH_TOTALS, counts: { transactions: 0, bills: 0, expenses: 4 } });
+    expect(sections(sent.rows)).toEqual(Array(4).fill('expenses:expense'));
+    expect(String(sent.mail.html)).not.toContain('Income <span');
+
+    // Transactions without an expenses section: every transaction, income and expense, once.
+    await c.post('/api/email/accountant', { email, includeTransactions: true, includeExpenses: false });
+    sent = await send('2025-03');
+    expect(sent.data.counts).toEqual({ transactions: 7, bills: 0, expenses: 0 });
+    expect(sections(sent.rows).filter((x) => x === 'transactions:expense')).toHaveLength(4);
+    expect(new Set(sent.rows.map((r) => r[1])).size).toBe(7);
+    expect(String(sent.mail.html)).toContain('Transactions <span');
+
+    // Bills only.
+    await c.post('/api/email/accountant', { email, includeTransactions: false, includeBills: true });
+    sent = await send('2025-03');
+    expect(sent.data.counts).toEqual({ transactions: 0, bills: 2, expenses: 0 });
+    expect(sections(sent.rows)).toEqual(['bills:bill', 'bills:bill']);
+
+    // Nothing listed: the totals only (February has one BRL expense of 70.00).
+    await c.post('/api/email/accountant', { email, includeBills: false });
+    sent = await send('2025-02');
+    expect(sent.data).toMatchObject({
+      totals: [{ currency: 'BRL', income: 0, expenses: 70, balance: -70 }],
       counts: { transactions: 0, bills: 0, expenses: 0 },
     });
-    const [empty] = await mailsTo(email, from2);
-    expect(parseCsv(empty.attachments[0].content.toString('utf8'))).toHaveLength(1); // the header row only
+    const csv = csvOf(sent.mail);
+    expect(csv.rows.map((r) => r[0])).toEqual(['section', 'totals', 'totals', 'totals']);
+    expect(csv.rows[3].slice(3, 10)).toEqual(['balance', 'Balance 2025-02', '', '', '', '-70.00', 'BRL']);
+    expect(totalsTableOf(String(sent.mail.html))[1]).toEqual(['BRL', '0.00', '70.00', '-70.00']);
+
+    // A month without transactions: no totals at all (nothing is invented in a default currency).
+    sent = await send('2024-12');
+    expect(sent.data.totals).toEqual([]);
+    expect(csvOf(sent.mail).rows).toEqual([CSV_COLUMNS]);
+    expect(String(sent.mail.html)).toContain('No transactions in December 2024.');
+  });
+
+  it("lists a paid bill once in the month's expenses, with its supplier; cancelling the payment takes it out", async () => {
+    const { account, c, email } = await configured();
+    const token = account.admin.accessToken;
+    const bill = await newFinanceBill(t, token, {
+      supplier: '@Energia Elétrica',
+      description: 'Conta de luz',
+      category: 'utilities',
+      amount: 1234.56,
+      currency: 'USD',
+    });
+    expect((await c.post(`/api/bills/${bill.id}/pay`)).status).toBe(200);
+    const expenses = await c.get('/api/transactions?kind=expense&limit=100');
+    const [expense] = expenses.body.data.items.filter((x: { billId: string | null }) => x.billId === bill.id);
+    expect(expense).toMatchObject({ amount: 1234.56, currency: 'USD', status: 'completed' });
+    const month = expense.date.slice(0, 7); // the day the bill was paid (UTC)
+    // Its due date in the same month, so the bill is listed too.
+    expect((await c.put(`/api/bills/${bill.id}`, { dueDate: expense.date })).status).toBe(200);
+
+    const send = async () => {
+      const from = smtp.received.length;
+      const res = await c.post('/api/email/accountant/send', { referenceMonth: month });
+      expect(res.status).toBe(200);
+      const [mail] = await mailsTo(email, from);
+      return { data: res.body.data, rows: csvOf(mail).rows, html: String(mail.html) };
+    };
+    const paid = await send();
+    expect(paid.data.totals).toEqual([{ currency: 'USD', income: 0, expenses: 1234.56, balance: -1234.56 }]);
+    expect(paid.data.counts).toMatchObject({ expenses: 1, bills: 1 });
+    const rowsOfBill = paid.rows.filter((r) => r[10] === bill.id);
+    expect(rowsOfBill.map((r) => r[0])).toEqual(['expenses', 'bills']);
+    expect(rowsOfBill[0]).toEqual([
+      'expenses',
+      expense.id,
+      expense.date,
+      'expense',
+      "'@Energia Elétrica: Conta de luz",
+      'utilities',
+      "'@Energia Elétrica",
+      'completed',
+      '1234.56',
+      'USD',
+      bill.id,
+    ]);
+    expect(paid.html).toContain('@Energia Elétrica: Conta de luz');
+
+    // Undoing the payment (paid -> cancelled) removes the expense: the month's report no longer has it.
+    expect((await c.post(`/api/bills/${bill.id}/cancel`)).body.data).toMatchObject({
+      status: 'cancelled',
+      paidAt: null,
+    });
+    expect((await c.get(`/api/transactions/${expense.id}`)).status).toBe(404);
+    const undone = await send();
+    expect(undone.data.counts).toMatchObject({ expenses: 0, bills: 0 });
+    expect(undone.rows.filter((r) => r[10] === bill.id)).toEqual([]);
+    expect(undone.data.totals).toEqual([]);
   });
 
   it('answers 422 and sends nothing for a bad or future month, a missing accountant or missing SMTP', async () => {

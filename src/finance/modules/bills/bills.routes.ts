@@ -72,7 +72,8 @@ export const billsRoutes: FinanceRoutes = async (app, { services }) => {
         schema: {
           tags,
           security: bearer,
-          summary: 'Change the fields sent (PUT and PATCH alike); the status changes through pay and cancel',
+          summary:
+            "Change the fields sent (PUT and PATCH alike); the status changes through pay and cancel; a paid bill's expense follows",
           params: BillParams,
           body: BillUpdateBody,
           response: { ...one, ...errorResponses(401, 404, 422) },
@@ -88,7 +89,8 @@ export const billsRoutes: FinanceRoutes = async (app, { services }) => {
       schema: {
         tags,
         security: bearer,
-        summary: 'Mark an open bill paid (paidAt now); 409 from any other status',
+        summary:
+          'Mark an open bill paid (paidAt now) and record its expense transaction (billId, dated today UTC); 409 from any other status',
         params: BillParams,
         response: { ...one, ...errorResponses(401, 404, 409, 422) },
       },
@@ -102,7 +104,8 @@ export const billsRoutes: FinanceRoutes = async (app, { services }) => {
       schema: {
         tags,
         security: bearer,
-        summary: 'Cancel an open bill; 409 from any other status',
+        summary:
+          "Cancel an open bill, or undo a paid bill's payment (paid -> cancelled, its expense transaction removed); 409 from cancelled",
         params: BillParams,
         response: { ...one, ...errorResponses(401, 404, 409, 422) },
       },
@@ -117,7 +120,7 @@ export const billsRoutes: FinanceRoutes = async (app, { services }) => {
       schema: {
         tags,
         security: bearer,
-        summary: 'Delete a bill (administrators)',
+        summary: "Delete a bill and, if it was paid, its payment's expense transaction (administrators)",
         params: BillParams,
         response: { 200: MessageEnvelope, ...errorResponses(401, 403, 404, 422) },
       },

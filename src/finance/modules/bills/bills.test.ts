@@ -29,6 +29,11 @@ const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$
 const row = (id: string) => t.db.selectFrom('bills').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow();
 const paidEvents = async (id: string) =>
   (await financeEvents(t.db, 'bill.paid')).filter((e) => e.payload.data.id === id);
+/** The expense transactions that record a bill's payment (the table, all accounts). */
+const expensesOf = (id: string) =>
+  t.db.selectFrom('transactions').selectAll().where('bill_id', '=', Number(id)).execute();
+const transactionEvents = async (name: string, transactionId: string) =>
+  (await financeEvents(t.db, name)).filter((e) => e.payload.data.id === transactionId);
 
 describe('POST /api/bills', () => {
   it('creates an open bill with the full shape', async () => {
@@ -137,9 +142,9 @@ describe('GET /api/bills', () => {
 });
 
 describe('bill transitions', () => {
-  it('pays an open bill once (paidAt, bill.paid recorded once); paying again is a 409 that changes nothing', async () => {
+  it('pays an open bill once: paidAt, its expense transaction and bill.paid; paying again is a 409 that changes nothing', async () => {
     const agent = await addFinanceMember(t, acme, 'agent');
-    const bill = await newFinanceBill(t, agent.accessToken, { amount: 99.99 });
+    const bill = await newFinanceBill(t, agent.accessToken, { amount: 99.99, category: 'utilities' });
     const res = await financeClient(t.app, agent.accessToken).post(`${P}/${bill.id}/pay`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -154,17 +159,43 @@ describe('bill transitions', () => {
       payload: { event: 'bill.paid', account_id: acme.accountId, created_at: iso, data: res.body.data },
     });
 
+    // The expense: exact cents, the bill's currency, dated the UTC day of the payment, linked to the bill.
+    const [expense] = await expensesOf(bill.id);
+    expect(await expensesOf(bill.id)).toHaveLength(1);
+    expect(expense).toMatchObject({
+      account_id: Number(acme.accountId),
+      kind: 'expense',
+      amount_cents: 9999,
+      currency: 'BRL',
+      date: res.body.data.paidAt.slice(0, 10),
+      category: 'utilities',
+      description: 'Power Co',
+      status: 'completed',
+    });
+    const shown = await financeClient(t.app, agent.accessToken).get(`/api/transactions/${expense.id}`);
+    expect(shown.body.data).toMatchObject({ kind: 'expense', amount: 99.99, billId: bill.id });
+    const created = await transactionEvents('transaction.created', String(expense.id));
+    expect(created.map((e) => e.payload.data)).toEqual([shown.body.data]);
+
     const stored = await row(bill.id);
-    for (const action of ['pay', 'cancel']) {
-      const again = await financeClient(t.app, agent.accessToken).post(`${P}/${bill.id}/${action}`);
-      expect(again.status, action).toBe(409);
-      expect(again.body).toEqual({
-        success: false,
-        message: expect.stringContaining('is paid'),
-        error: { code: 'invalid_transition', details: [{ field: 'status', message: 'is paid' }] },
-      });
-    }
+    const again = await financeClient(t.app, agent.accessToken).post(`${P}/${bill.id}/pay`);
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({
+      success: false,
+      message: expect.stringContaining('is paid'),
+      error: { code: 'invalid_transition', details: [{ field: 'status', message: 'is paid' }] },
+    });
     expect(await row(bill.id)).toEqual(stored);
+    expect(await paidEvents(bill.id)).toHaveLength(1);
+    expect(await expensesOf(bill.id)).toHaveLength(1);
+  });
+
+  it('records one expense when two payments race', async () => {
+    const bill = await newFinanceBill(t, acme.admin.accessToken, { amount: 10.01 });
+    const c = financeClient(t.app, acme.admin.accessToken);
+    const answers = await Promise.all([c.post(`${P}/${bill.id}/pay`), c.post(`${P}/${bill.id}/pay`)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(await expensesOf(bill.id)).toHaveLength(1);
     expect(await paidEvents(bill.id)).toHaveLength(1);
   });
 
@@ -177,6 +208,118 @@ describe('bill transitions', () => {
     expect(pay.status).toBe(409);
     expect((await row(bill.id)).status).toBe('cancelled');
     expect(await paidEvents(bill.id)).toEqual([]);
+    expect(await expensesOf(bill.id)).toEqual([]);
+  });
+
+  it('undoes a payment: cancelling a paid bill removes its expense (paidAt back to null); then 409', async () => {
+    const c = financeClient(t.app, acme.admin.accessToken);
+    const bill = await newFinanceBill(t, acme.admin.accessToken, { amount: 0.3 });
+    const paid = await c.post(`${P}/${bill.id}/pay`);
+    const [expense] = await expensesOf(bill.id);
+    const res = await c.post(`${P}/${bill.id}/cancel`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      message: 'Bill cancelled',
+      data: { ...paid.body.data, status: 'cancelled', paidAt: null, updatedAt: iso },
+    });
+    expect(await expensesOf(bill.id)).toEqual([]);
+    expect((await c.get(`/api/transactions/${expense.id}`)).status).toBe(404);
+    const listed = await c.get(`/api/transactions?kind=expense&from=${expense.date}&to=${expense.date}&limit=100`);
+    expect(listed.body.data.items.map((x: { id: string }) => x.id)).not.toContain(String(expense.id));
+
+    for (const action of ['pay', 'cancel']) {
+      const again = await c.post(`${P}/${bill.id}/${action}`);
+      expect(again.status, action).toBe(409);
+      expect(again.body.error).toEqual({
+        code: 'invalid_transition',
+        details: [{ field: 'status', message: 'is cancelled' }],
+      });
+    }
+  });
+});
+
+describe("a paid bill's expense", () => {
+  it("follows the bill's amount, currency, category and supplier (transaction.updated); the due date is the bill's own", async () => {
+    const c = financeClient(t.app, acme.admin.accessToken);
+    const bill = await newFinanceBill(t, acme.admin.accessToken, { supplier: 'Gas Co', amount: 50 });
+    await c.post(`${P}/${bill.id}/pay`);
+    const [before] = await expensesOf(bill.id);
+
+    expect((await c.put(`${P}/${bill.id}`, { dueDate: '2030-01-31' })).status).toBe(200);
+    expect(await expensesOf(bill.id)).toEqual([before]);
+    expect(await transactionEvents('transaction.updated', String(before.id))).toEqual([]);
+
+    const res = await financePatch(t.app, acme.admin.accessToken, `${P}/${bill.id}`, {
+      amount: 1234.56,
+      currency: 'USD',
+      description: 'January gas',
+      category: 'energy',
+    });
+    expect(res.status).toBe(200);
+    const [after] = await expensesOf(bill.id);
+    expect(after).toEqual({
+      ...before,
+      amount_cents: 123456,
+      currency: 'USD',
+      category: 'energy',
+      description: 'Gas Co: January gas',
+      updated_at: expect.any(Number),
+    });
+    const updated = await transactionEvents('transaction.updated', String(before.id));
+    expect(updated.map((e) => e.payload.changed_attributes)).toEqual([
+      [
+        { amount: { previous_value: 50, current_value: 1234.56 } },
+        { currency: { previous_value: 'BRL', current_value: 'USD' } },
+        { category: { previous_value: null, current_value: 'energy' } },
+        { description: { previous_value: 'Gas Co', current_value: 'Gas Co: January gas' } },
+      ],
+    ]);
+  });
+
+  it('cannot be changed in what the bill decides, nor deleted, through the transactions API (409 linked_to_bill)', async () => {
+    const c = financeClient(t.app, acme.admin.accessToken);
+    const bill = await newFinanceBill(t, acme.admin.accessToken, { amount: 20 });
+    await c.post(`${P}/${bill.id}/pay`);
+    const [expense] = await expensesOf(bill.id);
+    const url = `/api/transactions/${expense.id}`;
+    const before = await financeDataSnapshot(t.db);
+    for (const body of [{ amount: 21 }, { kind: 'income' }, { currency: 'USD' }, { status: 'cancelled' }]) {
+      const res = await financePatch(t.app, acme.admin.accessToken, url, { description: 'kept?', ...body });
+      expect(res.status, JSON.stringify(body)).toBe(409);
+      expect(res.body).toMatchObject({
+        success: false,
+        message: expect.stringContaining(`bill ${bill.id}`),
+        error: {
+          code: 'linked_to_bill',
+          details: [{ field: Object.keys(body)[0], message: `is set by bill ${bill.id}` }],
+        },
+      });
+    }
+    const deleted = await c.delete(url);
+    expect(deleted.status).toBe(409);
+    expect(deleted.body).toMatchObject({ error: { code: 'linked_to_bill' } });
+    expect(await expensesOf(bill.id)).toEqual([expense]);
+    expect(await financeDataSnapshot(t.db)).toEqual(before);
+
+    // The day it was paid, its category and description stay editable (the same amount is no change).
+    const fixed = await financePatch(t.app, acme.admin.accessToken, url, {
+      date: '2025-03-31',
+      category: 'office',
+      description: 'Paid by bank transfer',
+      amount: 20,
+    });
+    expect(fixed.status).toBe(200);
+    expect(fixed.body.data).toMatchObject({ date: '2025-03-31', category: 'office', amount: 20, billId: bill.id });
+  });
+
+  it('goes with its bill when the bill is deleted', async () => {
+    const c = financeClient(t.app, acme.admin.accessToken);
+    const bill = await newFinanceBill(t, acme.admin.accessToken);
+    await c.post(`${P}/${bill.id}/pay`);
+    const [expense] = await expensesOf(bill.id);
+    expect((await c.delete(`${P}/${bill.id}`)).status).toBe(200);
+    expect((await c.get(`/api/transactions/${expense.id}`)).status).toBe(404);
   });
 });
 

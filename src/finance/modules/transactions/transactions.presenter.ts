@@ -13,6 +13,7 @@ export const presentTransaction = (t: Transaction) => ({
   category: t.category,
   description: t.description,
   status: t.status,
+  billId: t.bill_id === null ? null : idString(t.bill_id),
   createdAt: toIso(t.created_at),
   updatedAt: toIso(t.updated_at),
 });

@@ -34,3 +34,24 @@ export const findTransaction = records.find;
 export const insertTransaction = records.insert;
 export const updateTransaction = records.update;
 export const deleteTransaction = records.delete;
+
+/** The expense that records the payment of a bill (at most one: unique index on bill_id). */
+export async function findBillExpense(q: Q, accountId: number, billId: number, lock = false) {
+  let query = q
+    .selectFrom('transactions')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('bill_id', '=', billId);
+  if (lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** Removes the expense of a bill's payment; false when the bill had none. */
+export async function deleteBillExpense(q: Q, accountId: number, billId: number): Promise<boolean> {
+  const result = await q
+    .deleteFrom('transactions')
+    .where('account_id', '=', accountId)
+    .where('bill_id', '=', billId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

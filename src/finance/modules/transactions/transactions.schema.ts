@@ -18,6 +18,12 @@ export const TransactionSchema = Type.Object({
   category: Nullable(Type.String()),
   description: Nullable(Type.String()),
   status: Status,
+  billId: Nullable(
+    Type.String({
+      description:
+        'the bill whose payment this expense records (set by POST /api/bills/{id}/pay); null for other transactions',
+    }),
+  ),
   createdAt: Type.String({ description: 'ISO 8601' }),
   updatedAt: Type.String({ description: 'ISO 8601' }),
 });

@@ -49,6 +49,7 @@ describe('POST /api/transactions', () => {
       category: 'rent',
       description: 'February rent',
       status: 'pending',
+      billId: null,
       createdAt: iso,
       updatedAt: iso,
     };
