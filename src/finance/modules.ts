@@ -4,13 +4,14 @@ import type { FinanceDeps } from './context.js';
 import { financeCoreModule } from './core.module.js';
 import type { FinanceDatabase } from './db/schema.js';
 import type { FinanceEvents } from './events.js';
+import { financePagesModule } from './modules/pages/pages.module.js';
 import type { FinanceRoutes } from './routes.js';
 
 /** A module of the finance service (see core/modules/module.ts). */
 export type FinanceModule = ServiceModule<FinanceDeps, FinanceServices, FinanceDatabase, FinanceEvents, FinanceRoutes>;
 
 /** Every module of the finance service, in dependency order: adding one is its folder and one line here. */
-export const financeModules: readonly FinanceModule[] = [financeCoreModule];
+export const financeModules: readonly FinanceModule[] = [financeCoreModule, financePagesModule];
 
 /** Every migration of the finance service, in order. */
 export const financeMigrations = collectMigrations(financeModules);
