@@ -55,6 +55,7 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
     metrics: options.metrics,
     exposeMetrics: options.metrics !== undefined && options.config.metrics.port === null,
     // Chatwoot's clients send ids as text, "" for empty fields, one value for a list (decisions.md 1).
+    railsBodies: true,
     // Multipart uploads have their own limits; this bounds JSON bodies.
     bodyLimit: 2 * 1024 * 1024,
     healthCheck: async () => {

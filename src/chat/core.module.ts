@@ -1,29 +1,38 @@
 import { webhookFanOut } from '../core/webhooks/subscriptions.js';
 import { createCoreChatServices, type ChatServices } from './container.js';
+import { migration0012UserSessions } from './auth/sessions.migration.js';
 import { coreChatMigrations } from './db/migrations/index.js';
 import type { ChatDatabase } from './db/schema.js';
 import type { ChatEvents } from './events.js';
 import { agentBotListener } from './listeners/agent-bot.listener.js';
+import { apiInboxWebhookListener } from './listeners/api-inbox-webhook.listener.js';
 import { automationListener } from './listeners/automation.listener.js';
 import type { ChatModule } from './modules.js';
 import { AutomationEngine } from './modules/automation-rules/automation.engine.js';
+import { migration0011ApiInboxSecrets } from './modules/inboxes/inboxes.secret.migration.js';
 import { WEBHOOK_EVENTS } from './modules/webhooks/webhooks.schema.js';
 import { coreChatRoutes } from './routes.js';
 
 /**
  * The conversation core as one module: accounts, users and the platform interface, inboxes,
  * contacts, conversations and messages, agents and teams, webhooks, agent bots, automation rules
- * and the public interface; their listeners (webhook fan-out, agent bots, automation rules) and
- * their housekeeping job.
+ * and the public interface; their listeners (webhook fan-out, agent bots, API inbox webhooks,
+ * automation rules) and their housekeeping job. Migrations 0011 (API inboxes' webhook secrets) and
+ * 0012 (sign-in sessions) extend the core's tables.
  */
 export const chatCoreModule: ChatModule = {
   name: 'core',
-  migrations: coreChatMigrations,
+  migrations: {
+    ...coreChatMigrations,
+    '0011_api_inbox_secrets': migration0011ApiInboxSecrets,
+    '0012_user_sessions': migration0012UserSessions,
+  },
   services: (deps) => createCoreChatServices(deps) as Partial<ChatServices>,
   routes: coreChatRoutes,
   listeners: ({ deps, services, logger }) => [
     webhookFanOut<ChatDatabase, ChatEvents>({ catalogue: WEBHOOK_EVENTS, body: (event) => event.snapshot }),
     agentBotListener(),
+    apiInboxWebhookListener(services.inboxes),
     automationListener(new AutomationEngine(deps, services, logger)),
   ],
   jobs: ({ services }) => [

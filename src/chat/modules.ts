@@ -2,6 +2,8 @@ import { buildServices, collectMigrations, type ServiceModule } from '../core/mo
 import type { ChatServices } from './container.js';
 import type { ChatDeps } from './context.js';
 import { chatCoreModule } from './core.module.js';
+import { contactMergeModule } from './modules/contact-merge/contact-merge.module.js';
+import { labelsModule } from './modules/labels/labels.module.js';
 import { helpCenterModule } from './modules/help-center/help-center.module.js';
 import type { ChatDatabase } from './db/schema.js';
 import type { ChatEvents } from './events.js';
@@ -14,7 +16,12 @@ export type ChatModule = ServiceModule<ChatDeps, ChatServices, ChatDatabase, Cha
  * Every module of the conversation service, in dependency order. Adding a module is its folder
  * (routes, services, listeners, jobs, migrations, declared in its `<name>.module.ts`) and one line here.
  */
-export const chatModules: readonly ChatModule[] = [chatCoreModule, helpCenterModule];
+export const chatModules: readonly ChatModule[] = [
+  chatCoreModule,
+  labelsModule,
+  contactMergeModule,
+  helpCenterModule,
+];
 
 /** Every migration of the conversation service, in order. */
 export const chatMigrations = collectMigrations(chatModules);

@@ -5,6 +5,7 @@ import { forbidden, notFound, unauthorized } from '../../core/http/errors.js';
 import type { App } from '../../core/http/app-base.js';
 import type { AccountContext, Actor, ChatDeps } from '../context.js';
 import * as repo from './auth.repository.js';
+import { userOfSession, type SessionHeaders } from './sessions.js';
 
 /**
  * How a route is protected, declared in its `config`:
@@ -27,6 +28,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     actor?: Actor;
     ctx?: AccountContext;
+    /** The `client` of the sign-in session the request authenticated with (devise-token headers), if any. */
+    sessionClient?: string;
   }
 }
 
@@ -47,6 +50,34 @@ async function resolveActor(deps: ChatDeps, token: string): Promise<Actor | unde
     default:
       return undefined;
   }
+}
+
+/** The devise-token headers (`access-token`, `client`, `uid`) when all three are there. */
+function readSessionHeaders(request: FastifyRequest): SessionHeaders | undefined {
+  const one = (name: string) => {
+    const value = request.headers[name];
+    const text = (Array.isArray(value) ? value[0] : value)?.trim();
+    return text && text.length <= 512 ? text : undefined;
+  };
+  const accessToken = one('access-token');
+  const client = one('client');
+  const uid = one('uid');
+  return accessToken && client && uid ? { accessToken, client, uid } : undefined;
+}
+
+/**
+ * Who is calling: an access token (`api_access_token`, `Api-Access-Token` or `Authorization:
+ * Bearer`), or else a sign-in session's devise-token headers (sessions.ts).
+ */
+async function authenticate(deps: ChatDeps, request: FastifyRequest): Promise<Actor | undefined> {
+  const token = readAccessToken(request);
+  if (token) return resolveActor(deps, token);
+  const session = readSessionHeaders(request);
+  if (!session) return undefined;
+  const user = await userOfSession(deps.db, session);
+  if (!user) return undefined;
+  request.sessionClient = session.client;
+  return { type: 'user', user };
 }
 
 function accountIdFrom(request: FastifyRequest): number | undefined {
@@ -84,9 +115,7 @@ export const authPlugin = fp<{ deps: ChatDeps }>(async (app: App, { deps }) => {
   app.addHook('onRequest', async (request) => {
     const mode: AuthMode = request.routeOptions.config?.auth ?? 'account';
     if (mode === 'none') return;
-    const token = readAccessToken(request);
-    if (!token) throw unauthorized();
-    const actor = await resolveActor(deps, token);
+    const actor = await authenticate(deps, request);
     if (!actor) throw unauthorized();
     request.actor = actor;
     if (mode === 'platform') {

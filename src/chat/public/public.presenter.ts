@@ -1,5 +1,5 @@
 import { parseJsonObject, toIso, toUnix } from '../../core/time.js';
-import type { Contact, ContactInbox, Conversation } from '../db/schema.js';
+import type { Contact, ContactInbox, Conversation, Inbox } from '../db/schema.js';
 import type { MessageSender, MessageView } from '../modules/messages/messages.presenter.js';
 
 /**
@@ -73,5 +73,21 @@ export function presentPublicConversation(conversation: Conversation, contact: C
     created_at: toIso(conversation.created_at),
     messages: messages.map(presentPublicMessage),
     contact: { id: contact.id, name: contact.name, email: contact.email, phone_number: contact.phone_number },
+  };
+}
+
+/** The inbox for widgets and third parties: what they show, never its secrets. */
+export function presentPublicInbox(inbox: Inbox) {
+  return {
+    identifier: inbox.identifier,
+    name: inbox.name,
+    timezone: inbox.timezone,
+    working_hours: [],
+    working_hours_enabled: inbox.working_hours_enabled === 1,
+    csat_survey_enabled: false,
+    greeting_enabled: inbox.greeting_enabled === 1,
+    greeting_message: inbox.greeting_message,
+    out_of_office_message: inbox.out_of_office_message,
+    identity_validation_enabled: inbox.hmac_mandatory === 1,
   };
 }

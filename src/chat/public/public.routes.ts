@@ -1,7 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { ChatErrorBody } from '../../core/http/schemas.js';
 import type { ChatRoutes } from '../routes.js';
-import { presentPublicContact, presentPublicConversation, presentPublicMessage } from './public.presenter.js';
+import {
+  presentPublicContact,
+  presentPublicConversation,
+  presentPublicInbox,
+  presentPublicMessage,
+} from './public.presenter.js';
 import type { PublicConversationView } from './public.service.js';
 import {
   ContactParams,
@@ -14,6 +19,7 @@ import {
   PublicConversationListQuery,
   PublicConversationSchema,
   PublicEventBody,
+  PublicInboxSchema,
   PublicMessageBody,
   PublicMessageListQuery,
   PublicMessageSchema,
@@ -34,6 +40,21 @@ const conversation = (v: PublicConversationView) => presentPublicConversation(v.
 /** The public interface for chat widgets and third parties (Chatwoot's /public/api/v1). */
 export const publicRoutes: ChatRoutes = async (app, { services }) => {
   const svc = services.publicApi;
+
+  app.get(
+    P,
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'The inbox: name, time zone, greeting, whether identity validation is required',
+        params: InboxParams,
+        response: { 200: PublicInboxSchema, ...errors },
+      },
+    },
+    async (req) => presentPublicInbox(await svc.inbox(req.params.inbox_identifier)),
+  );
 
   app.post(
     `${P}/contacts`,

@@ -131,3 +131,20 @@ export const PublicConversationSchema = Type.Object({
   messages: Type.Array(PublicMessageSchema, { description: 'In lists, the last message the contact sees' }),
   contact: PublicConversationContactSchema,
 });
+
+/**
+ * An inbox as the public interface shows it (Chatwoot's public inbox). Ponte keeps no per-day
+ * working hours yet, so `working_hours` is empty; CSAT surveys are not offered.
+ */
+export const PublicInboxSchema = Type.Object({
+  identifier: Type.String(),
+  name: Type.String(),
+  timezone: Type.String(),
+  working_hours: Type.Array(Type.Object({}, { additionalProperties: true })),
+  working_hours_enabled: Type.Boolean(),
+  csat_survey_enabled: Type.Boolean(),
+  greeting_enabled: Type.Boolean(),
+  greeting_message: Nullable(Type.String()),
+  out_of_office_message: Nullable(Type.String()),
+  identity_validation_enabled: Type.Boolean(),
+});

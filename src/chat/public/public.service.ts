@@ -160,6 +160,11 @@ export class PublicService {
     return Object.keys(claims).length > 0 ? { ...fields, additional_attributes: claims } : fields;
   }
 
+  /** The inbox a widget or client addresses (GET /public/api/v1/inboxes/:inbox_identifier); 404 unless API or web widget. */
+  inbox(inboxIdentifier: string): Promise<Inbox> {
+    return this.services.inboxes.findPublic(inboxIdentifier);
+  }
+
   async getContact(inboxIdentifier: string, sourceId: string): Promise<PublicContactView> {
     const { contact, contactInbox } = await this.resolve(inboxIdentifier, sourceId);
     return { contact, contactInbox };

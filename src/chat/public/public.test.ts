@@ -184,7 +184,7 @@ describe('POST /public/api/v1/inboxes/:inbox_identifier/contacts', () => {
       { email: 'not-an-email' },
       { phone_number: '12345' },
       { name: 'x'.repeat(256) },
-      { identifier: '' },
+      { identifier: ['x'] },
       { custom_attributes: 'plan' },
     ]) {
       const res = await pub().post(`${publicInboxPath(apiInbox.inbox_identifier)}/contacts`, body);

@@ -3,6 +3,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyServerOptions,
+  LogController,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
   type RawServerDefault,
@@ -45,6 +46,8 @@ export interface BaseAppOptions {
   bodyLimit?: number;
   /** Throws when the service cannot serve (for example the database is unreachable). */
   healthCheck: () => Promise<void>;
+  /** Read JSON bodies as Rails does (validation.ts `ValidatorOptions`): the conversation service. */
+  railsBodies?: boolean;
   /** The service's name in metrics (`chat`, `finance`). */
   service?: string;
   /** Origins allowed to call the API from a browser (`*` for any). */
@@ -100,7 +103,7 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
     // A number is a count of proxy hops (proxy-addr); Fastify's types omit it.
     trustProxy: (options.trustProxy ?? false) as boolean,
     requestIdHeader: false,
-    requestIdLogLabel: 'requestId',
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -119,7 +122,7 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
-  app.setValidatorCompiler(createValidatorCompiler());
+  app.setValidatorCompiler(createValidatorCompiler({ railsBodies: options.railsBodies }));
 
   // Every answer names its request: the id logs carry (and the caller's own, when it sent one).
   app.addHook('onRequest', async (request, reply) => {

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { FIRST_PAGE_KEYWORD } from './validation.js';
 
 /** Schemas shared by both services' routes. */
 
@@ -33,4 +34,5 @@ export const ChatErrorBody = Type.Object(
   { description: 'Error body of the conversation service' },
 );
 
-export const PageQuery = Type.Integer({ minimum: 1, maximum: 100000, default: 1 });
+/** A page number from 1; `page=0` reads as page 1 (Rails paginators do so; validation.ts FIRST_PAGE_KEYWORD). */
+export const PageQuery = Type.Integer({ minimum: 0, maximum: 100000, default: 1, [FIRST_PAGE_KEYWORD]: true });

@@ -1,7 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
-import { compilePruner } from './body-shape.js';
+import { compilePruner, compileRailsReader } from './body-shape.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -32,36 +32,65 @@ export function isTimeZone(value: string): boolean {
   }
 }
 
-/** Ajv with the standard formats and the project's own (`http-url`, `time-zone`). */
+/**
+ * Schema keyword of page numbers: `0` reads as the first page, as Rails paginators read it (the
+ * schema allows 0; the value handed on is 1). See PageQuery in schemas.ts.
+ */
+export const FIRST_PAGE_KEYWORD = 'x-zero-is-first-page';
+
+/** Ajv with the standard formats and the project's own (`http-url`, `time-zone`), and the page keyword. */
 function withFormats(ajv: Ajv): Ajv {
   addFormats(ajv);
   ajv.addFormat('http-url', { type: 'string', validate: isHttpUrl });
   ajv.addFormat('time-zone', { type: 'string', validate: isTimeZone });
+  ajv.addKeyword({
+    keyword: FIRST_PAGE_KEYWORD,
+    modifying: true,
+    schemaType: 'boolean',
+    validate: (on: boolean, data: unknown, _schema?: unknown, where?: { parentData: any; parentDataProperty: any }) => {
+      if (on && data === 0 && where?.parentData) where.parentData[where.parentDataProperty] = 1;
+      return true;
+    },
+  });
   return ajv;
+}
+
+export interface ValidatorOptions {
+  /**
+   * Read JSON bodies as Rails reads parameters (body-shape.ts `compileRailsReader`): numeric text
+   * for numbers, "true"/"false" for booleans, one value for a list, "" as not given. The
+   * conversation service (Chatwoot's clients) turns it on; the finance service takes bodies as sent.
+   */
+  railsBodies?: boolean;
 }
 
 type Validate = ReturnType<FastifySchemaCompiler<FastifySchema>> & { errors?: unknown };
 
 /**
  * Two validators: query strings, path params and headers arrive as text, so they are coerced
- * (`"5"` -> 5, `"a"` -> `["a"]`); JSON bodies are taken as sent, so `{"name": 42}` is a 422
+ * (`"5"` -> 5, `"a"` -> `["a"]`); JSON bodies are not coerced by Ajv, so `{"name": 42}` is a 422
  * rather than silently becoming `"42"`. Body fields the schema does not name are dropped first
- * (body-shape.ts), so services only ever receive the fields their route allows.
+ * (body-shape.ts), so services only ever receive the fields their route allows; with
+ * `railsBodies`, the body is then read as Rails reads it (one schema-driven pass, the same for
+ * every route), and what still does not fit the schema is a 422 as before.
  */
-export function createValidatorCompiler(): FastifySchemaCompiler<FastifySchema> {
+export function createValidatorCompiler(options: ValidatorOptions = {}): FastifySchemaCompiler<FastifySchema> {
   const coercing = withFormats(new Ajv({ ...base, coerceTypes: 'array' }));
   const strict = withFormats(new Ajv({ ...base, coerceTypes: false }));
   return ({ schema, httpPart }) => {
     if (httpPart !== 'body') return coercing.compile(schema as object) as Validate;
     const validate = strict.compile(schema as object) as Validate;
     const prune = compilePruner(schema);
-    if (!prune) return validate;
-    const pruneThenValidate = ((data: unknown) => {
-      prune(data);
+    const read = options.railsBodies ? compileRailsReader(schema) : undefined;
+    if (!prune && !read) return validate;
+    const prepareThenValidate = ((data: unknown) => {
+      prune?.(data);
+      // The reader converts in place below the top level; a top-level object stays the same object.
+      if (read && data !== null && typeof data === 'object' && !Array.isArray(data)) read(data);
       const valid = validate(data);
-      pruneThenValidate.errors = validate.errors;
+      prepareThenValidate.errors = validate.errors;
       return valid;
     }) as Validate;
-    return pruneThenValidate;
+    return prepareThenValidate;
   };
 }

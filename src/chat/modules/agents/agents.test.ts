@@ -292,7 +292,7 @@ describe('PATCH {A}/agents/:id', () => {
     const before = await membership(account.id, agent.id);
     for (const body of [
       { name: 42 },
-      { name: '' },
+      { name: ['x'] },
       { name: 'x'.repeat(256) },
       { role: 'owner' },
       { availability: 'away' },

@@ -61,3 +61,13 @@ export async function listForContacts(q: Q, accountId: number, contactIds: numbe
     .orderBy('contact_inboxes.id')
     .execute();
 }
+
+/** Moves every contact inbox of one contact to another (a contact merge); source ids stay as they are. */
+export async function reassignContact(q: Q, accountId: number, fromContactId: number, toContactId: number) {
+  await q
+    .updateTable('contact_inboxes')
+    .set({ contact_id: toContactId })
+    .where('account_id', '=', accountId)
+    .where('contact_id', '=', fromContactId)
+    .execute();
+}

@@ -82,7 +82,7 @@ describe('POST {A}/contacts/:id/contact_inboxes', () => {
       {},
       { inbox_id: 'x' },
       { inbox_id: 0 },
-      { inbox_id: inbox.id, source_id: '' },
+      { inbox_id: inbox.id, source_id: ['x'] },
       { inbox_id: inbox.id, source_id: 'x'.repeat(256) },
       { inbox_id: inbox.id, source_id: 7 },
     ]) {

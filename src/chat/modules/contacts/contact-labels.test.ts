@@ -69,7 +69,7 @@ describe('{A}/contacts/:id/labels', () => {
     await api.post(url, { labels: ['keep'] });
     const cases: [unknown, string, string][] = [
       [{}, 'labels', 'validation_failed'],
-      [{ labels: 'vip' }, 'labels', 'validation_failed'],
+      [{ labels: { vip: true } }, 'labels.0', 'validation_failed'],
       [{ labels: [42] }, 'labels.0', 'validation_failed'],
       [{ labels: ['x'.repeat(256)] }, 'labels.0', 'validation_failed'],
       [{ labels: Array.from({ length: 101 }, (_, i) => `l${i}`) }, 'labels', 'validation_failed'],

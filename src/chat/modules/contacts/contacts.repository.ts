@@ -2,6 +2,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Q } from '../../context.js';
 import type { Contact, ContactsTable } from '../../db/schema.js';
 import { contactsTaggedWith } from './contact-labels.repository.js';
+import type { ContactCondition } from './contacts.filter.js';
 import type { ContactSortKey } from './contacts.schema.js';
 
 export async function insertContact(q: Q, values: Insertable<ContactsTable>) {
@@ -68,6 +69,8 @@ export interface ContactListFilter {
   labels?: string[];
   /** Case-insensitive substring of name, email, phone number or identifier. */
   search?: { term: string; operator: 'like' | 'ilike' };
+  /** Criteria of the filter endpoint (contacts.filter.ts). */
+  condition?: ContactCondition;
 }
 
 export interface ContactPageRequest {
@@ -97,6 +100,7 @@ function filtered(q: Q, accountId: number, filter: ContactListFilter) {
       ),
     );
   }
+  if (filter.condition) query = query.where(filter.condition);
   return query;
 }
 

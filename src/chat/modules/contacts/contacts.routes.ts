@@ -3,8 +3,13 @@ import { ChatErrorBody, IdParam, Nullable } from '../../../core/http/schemas.js'
 import { ctxOf } from '../../auth/auth.plugin.js';
 import type { ChatRoutes } from '../../routes.js';
 import { presentContact, presentContactInboxOf, presentContactPage } from './contacts.presenter.js';
+import { presentInbox } from '../inboxes/inboxes.presenter.js';
+import { InboxSchema } from '../inboxes/inboxes.schema.js';
+import { isAdmin } from '../../context.js';
 import {
   ContactCreateBody,
+  ContactFilterBody,
+  ContactFilterQuery,
   ContactInboxCreateBody,
   ContactInboxSchema,
   ContactLabelsBody,
@@ -56,6 +61,45 @@ export const contactsRoutes: ChatRoutes = async (app, { services }) => {
       },
     },
     async (req) => presentContactPage(await svc.search(ctxOf(req), req.query)),
+  );
+
+  app.post(
+    `${A}/contacts/filter`,
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Filter contacts by criteria (attribute_key, filter_operator, values, query_operator), 15 per page: name, email, phone_number, identifier, country_code, city, company, labels, created_at, last_activity_at, blocked',
+        params: AccountParams,
+        querystring: ContactFilterQuery,
+        body: ContactFilterBody,
+        response: { 200: ContactPage, ...errors },
+      },
+    },
+    async (req) => presentContactPage(await svc.filter(ctxOf(req), req.body.payload, req.query.page ?? 1)),
+  );
+
+  app.get(
+    `${A}/contacts/:id/contactable_inboxes`,
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'The inboxes (the caller sees) where a conversation with the contact can start, with the source_id to use',
+        params: ContactParams,
+        response: {
+          200: Type.Object({ payload: Type.Array(Type.Object({ source_id: Type.String(), inbox: InboxSchema })) }),
+          ...errors,
+        },
+      },
+    },
+    async (req) => {
+      const ctx = ctxOf(req);
+      const found = await svc.contactableInboxes(ctx, req.params.id);
+      return { payload: found.map((c) => ({ source_id: c.sourceId, inbox: presentInbox(c.inbox, isAdmin(ctx)) })) };
+    },
   );
 
   app.post(

@@ -100,3 +100,22 @@ export const ContactPage = Type.Object({
   meta: Type.Object({ count: Type.Integer(), current_page: Type.Integer() }),
   payload: Type.Array(ContactSchema),
 });
+
+/** POST {A}/contacts/filter: the conversation filter's criteria format over contact attributes. */
+export const ContactFilterBody = Type.Object({
+  payload: Type.Array(
+    Type.Object({
+      attribute_key: Type.String({ minLength: 1, maxLength: 64 }),
+      filter_operator: Type.String({ minLength: 1, maxLength: 64 }),
+      values: Type.Optional(
+        Type.Array(Type.Union([Type.String({ maxLength: 255 }), Type.Number(), Type.Boolean(), Type.Null()]), {
+          maxItems: 100,
+        }),
+      ),
+      query_operator: Type.Optional(Nullable(Type.String({ maxLength: 8 }))),
+    }),
+    { minItems: 1, maxItems: 50 },
+  ),
+});
+export type ContactFilterBody = Static<typeof ContactFilterBody>;
+export const ContactFilterQuery = Type.Object({ page: Type.Optional(PageQuery) });

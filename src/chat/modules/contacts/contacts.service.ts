@@ -4,6 +4,7 @@ import { parseJsonObject } from '../../../core/time.js';
 import { assertStaff, eventOrigin, type AccountContext, type ChatDeps, type Q, type Trx } from '../../context.js';
 import { emitChatEvent } from '../../events.js';
 import type { Contact, ContactInbox, Inbox } from '../../db/schema.js';
+import type { FilterCriterion } from '../conversations/conversations.filter.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { AttachmentFilesService } from '../attachments-files/attachments-files.service.js';
 import type { InboxesService } from '../inboxes/inboxes.service.js';
@@ -11,6 +12,8 @@ import { normalizeLabelFilter } from './contact-labels.service.js';
 import * as inboxRepo from './contact-inboxes.repository.js';
 import * as labelsRepo from './contact-labels.repository.js';
 import { changedAttributes, contactWebhookData } from './contacts.events.js';
+import type { CustomAttributeCriteria } from '../custom-attributes/custom-attributes.filter.js';
+import { compileContactFilter } from './contacts.filter.js';
 import type { ContactInboxRow } from './contacts.presenter.js';
 import * as repo from './contacts.repository.js';
 import type {
@@ -49,6 +52,23 @@ function editable(c: Contact) {
   };
 }
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * `preferred` deep-merged over `other`: keys only `other` has are added, nested objects merge,
+ * and a blank value (null, "") of `preferred` gives way to `other`'s.
+ */
+function preferFirst(preferred: Record<string, unknown>, other: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...other };
+  for (const [key, value] of Object.entries(preferred)) {
+    if (isPlainObject(value) && isPlainObject(out[key])) out[key] = preferFirst(value, out[key]);
+    else if ((value === null || value === '') && out[key] !== undefined) continue;
+    else out[key] = value;
+  }
+  return out;
+}
+
 /** `-name` -> name descending; no sort -> last activity, newest first. */
 function parseSort(sort: string | undefined): { sort: ContactSortKey; descending: boolean } {
   if (!sort) return { sort: 'last_activity_at', descending: true };
@@ -58,12 +78,19 @@ function parseSort(sort: string | undefined): { sort: ContactSortKey; descending
 
 /** Contacts of an account: the people conversations are with. */
 export class ContactsService {
+  /** The filter's defined custom attribute keys (the custom attributes module sets it). */
+  private customAttributes?: CustomAttributeCriteria;
+
   constructor(
     private readonly deps: ChatDeps,
     private readonly accounts: AccountsService,
     private readonly inboxes: InboxesService,
     private readonly attachmentFiles: AttachmentFilesService,
   ) {}
+
+  useCustomAttributes(source: CustomAttributeCriteria): void {
+    this.customAttributes = source;
+  }
 
   /** A contact of the account; 404 for unknown ids and ids of other accounts (a contact ctx: only itself). */
   async get(ctx: AccountContext, id: number, q: Q = this.deps.db): Promise<Contact> {
@@ -164,6 +191,89 @@ export class ContactsService {
     if (term === '') throw invalidField('q', "can't be blank");
     const operator = this.deps.dialect === 'postgres' ? 'ilike' : 'like';
     return this.page(ctx, { search: { term, operator } }, query.page ?? 1, query.sort);
+  }
+
+  /** POST {A}/contacts/filter: whitelisted criteria over the contact attributes (contacts.filter.ts), 15 per page. */
+  async filter(ctx: AccountContext, criteria: FilterCriterion[], page: number): Promise<ContactPageView> {
+    const extraAttribute = await this.customAttributes?.criteriaFor(ctx.accountId, 'contacts', criteria);
+    const { accountId } = ctx;
+    const condition = compileContactFilter(criteria, { accountId, dialect: this.deps.dialect, extraAttribute });
+    return this.page(ctx, { condition }, page, undefined);
+  }
+
+  /**
+   * The inboxes the actor sees through which a conversation with the contact can start, each with
+   * the source id to start it with (Chatwoot's contactable inboxes): API inboxes with the contact's
+   * latest source id there or a new one; web widgets where the contact already has one; e-mail
+   * inboxes by the contact's e-mail; SMS and WhatsApp by the phone number.
+   */
+  async contactableInboxes(ctx: AccountContext, id: number): Promise<{ sourceId: string; inbox: Inbox }[]> {
+    assertStaff(ctx);
+    const contact = await this.get(ctx, id);
+    const inboxes = await this.inboxes.list(ctx);
+    const latest = new Map<number, string>();
+    for (const row of await inboxRepo.listForContacts(this.deps.db, ctx.accountId, [contact.id]))
+      latest.set(row.inbox_id, row.source_id);
+    const out: { sourceId: string; inbox: Inbox }[] = [];
+    for (const inbox of inboxes) {
+      const known = latest.get(inbox.id);
+      let sourceId: string | null | undefined;
+      switch (inbox.channel_type) {
+        case 'Channel::Api':
+          sourceId = known ?? crypto.randomUUID();
+          break;
+        case 'Channel::WebWidget':
+          sourceId = known;
+          break;
+        case 'Channel::Email':
+          sourceId = contact.email;
+          break;
+        case 'Channel::Whatsapp':
+          sourceId = contact.phone_number?.replace('+', '');
+          break;
+        case 'Channel::Sms':
+          sourceId = contact.phone_number;
+          break;
+      }
+      if (sourceId) out.push({ sourceId, inbox });
+    }
+    return out;
+  }
+
+  /**
+   * The contact side of a merge, in the caller's transaction (contact-merge module): the mergee's
+   * contact inboxes and labels move to the base contact, the mergee is deleted, and the base
+   * contact takes the mergee's identifier, name, e-mail, phone number and attributes wherever its
+   * own are blank (its own values win). Records `contact_updated` for the base when that changes it.
+   * The mergee's conversations must have moved before (they would go with it).
+   */
+  async absorb(trx: Trx, ctx: AccountContext, base: Contact, mergee: Contact): Promise<Contact> {
+    const accountId = ctx.accountId;
+    await inboxRepo.reassignContact(trx, accountId, mergee.id, base.id);
+    const labels = [
+      ...new Set([
+        ...(await labelsRepo.labelsOf(trx, accountId, base.id)),
+        ...(await labelsRepo.labelsOf(trx, accountId, mergee.id)),
+      ]),
+    ].sort();
+    await labelsRepo.replaceLabels(trx, accountId, base.id, labels);
+    await labelsRepo.deleteLabels(trx, accountId, [mergee.id]);
+    await repo.deleteContact(trx, accountId, mergee.id);
+    const blank = (v: string | null) => v === null || v.trim() === '';
+    const fill: ContactUpdateBody = {};
+    if (blank(base.name) && !blank(mergee.name)) fill.name = mergee.name;
+    if (blank(base.email) && !blank(mergee.email)) fill.email = mergee.email;
+    if (blank(base.phone_number) && !blank(mergee.phone_number)) fill.phone_number = mergee.phone_number;
+    if (blank(base.identifier) && !blank(mergee.identifier)) fill.identifier = mergee.identifier;
+    fill.custom_attributes = preferFirst(
+      parseJsonObject(base.custom_attributes),
+      parseJsonObject(mergee.custom_attributes),
+    );
+    fill.additional_attributes = preferFirst(
+      parseJsonObject(base.additional_attributes),
+      parseJsonObject(mergee.additional_attributes),
+    );
+    return this.updateInTransaction(trx, ctx, base.id, fill);
   }
 
   private async page(ctx: AccountContext, filter: repo.ContactListFilter, page: number, sort: string | undefined) {

@@ -140,7 +140,7 @@ describe('GET {A}/contacts', () => {
     const account = await newAccount(t);
     const api = client(t.app, account.admin.token);
     const many = Array.from({ length: 101 }, (_, i) => `labels=l${i}`).join('&');
-    for (const qs of ['page=0', 'page=abc', 'page=1.5', 'sort=bogus', 'sort=-', `labels=${'x'.repeat(256)}`, many]) {
+    for (const qs of ['page=-1', 'page=abc', 'page=1.5', 'sort=bogus', 'sort=-', `labels=${'x'.repeat(256)}`, many]) {
       const res = await api.get(`${account.path}/contacts?${qs}`);
       expect(res.status, qs).toBe(422);
       expect(res.body).toMatchObject({ code: 'validation_failed', error: expect.any(String) });
@@ -208,7 +208,7 @@ describe('GET {A}/contacts/search', () => {
   it('requires q (422); other accounts 404; no token 401; agents may search', async () => {
     const account = await newAccount(t);
     const api = client(t.app, account.admin.token);
-    for (const qs of ['', 'q=', 'q=%20%20', `q=${'x'.repeat(256)}`, 'q=a&page=0', 'q=a&sort=nope']) {
+    for (const qs of ['', 'q=', 'q=%20%20', `q=${'x'.repeat(256)}`, 'q=a&page=-1', 'q=a&sort=nope']) {
       const res = await api.get(`${account.path}/contacts/search?${qs}`);
       expect(res.status, qs).toBe(422);
       expect(res.body.details[0].field).toMatch(/^(q|page|sort)$/);
@@ -358,7 +358,7 @@ describe('PATCH/PUT {A}/contacts/:id', () => {
       { email: 'nope' },
       { phone_number: '5511' },
       { blocked: 'yes' },
-      { identifier: '' },
+      { identifier: 'x'.repeat(256) },
       { custom_attributes: [1] },
       { avatar_url: 'x'.repeat(2049) },
       // Security review: a link shown to agents is http(s) only.

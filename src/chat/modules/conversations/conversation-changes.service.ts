@@ -85,6 +85,35 @@ export class ConversationChangesService {
   }
 
   /**
+   * POST custom_attributes: replaces the conversation's custom attributes with `attributes` (as
+   * Chatwoot does; PATCH merges instead) and records `conversation_updated` when they change.
+   */
+  async replaceCustomAttributes(
+    ctx: AccountContext,
+    displayId: number,
+    attributes: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    assertStaff(ctx);
+    return this.deps.db.transaction().execute(async (trx) => {
+      const current = await this.conversations.get(ctx, displayId, trx);
+      const before = parseJsonObject(current.custom_attributes);
+      if (JSON.stringify(before) === JSON.stringify(attributes)) return before;
+      const updated = await repo.updateConversation(trx, ctx.accountId, current.id, {
+        custom_attributes: JSON.stringify(attributes),
+        updated_at: Date.now(),
+      });
+      await this.conversations.emitEvent(
+        trx,
+        'conversation_updated',
+        updated,
+        [{ custom_attributes: { previous_value: before, current_value: attributes } }],
+        ctx,
+      );
+      return attributes;
+    });
+  }
+
+  /**
    * Sets the status, or without one flips open <-> resolved (any other status opens). `snoozed_until`
    * (UNIX seconds, in the future) goes with `snoozed`; snoozing without it lasts until the next
    * incoming message. A contact (public interface) may only resolve its conversation.
@@ -238,8 +267,10 @@ export class ConversationChangesService {
           agent = await this.conversations.checkAssignee(trx, ctx, body.assignee_id, current.inbox_id);
         values = { assignee_id: agent?.id ?? null };
       } else {
-        if (body.team_id != null) await this.conversations.checkTeam(trx, ctx.accountId, body.team_id);
-        values = { team_id: body.team_id ?? null };
+        // Chatwoot looks the team up and assigns what it finds: team 0 (no such team) removes it.
+        const teamId = body.team_id ? body.team_id : null;
+        if (teamId !== null) await this.conversations.checkTeam(trx, ctx.accountId, teamId);
+        values = { team_id: teamId };
       }
       const changed = changedAttributes(tracked(current), tracked({ ...current, ...values } as Conversation));
       if (changed.length > 0) {

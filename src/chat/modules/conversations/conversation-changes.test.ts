@@ -186,7 +186,13 @@ describe('labels and assignments', () => {
     expect(updates.at(-1)!.payload.changed_attributes).toEqual([
       { labels: { previous_value: ['billing', 'vip'], current_value: ['urgent', 'vip'] } },
     ]);
-    for (const body of [{}, { labels: 'vip' }, { labels: ['a,b'] }, { labels: [''] }, { labels: ['x'.repeat(256)] }]) {
+    for (const body of [
+      {},
+      { labels: { vip: 1 } },
+      { labels: ['a,b'] },
+      { labels: [''] },
+      { labels: ['x'.repeat(256)] },
+    ]) {
       expect((await api.post(url, body)).status, JSON.stringify(body)).toBe(422);
     }
     expect((await api.get(url)).body).toEqual({ payload: ['urgent', 'vip'] });

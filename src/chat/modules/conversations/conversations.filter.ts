@@ -85,16 +85,27 @@ const OPERATORS_OF: Record<Kind, FilterOperator[]> = {
 
 const NEVER = sql<SqlBool>`1 = 0`;
 const DAY_MS = 86_400_000;
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Validates every criterion (422 naming the bad key, operator or value) and returns the condition. */
 export function compileConversationFilter(
   criteria: readonly FilterCriterion[],
   options: FilterOptions,
 ): ConversationCondition {
-  const field = options.field ?? 'payload';
+  return chainCriteria(criteria, options.field ?? 'payload', (c, path) => compileOne(c, path, options));
+}
+
+/**
+ * Compiles each criterion (`compile` answers 422 for a bad one) and chains them with their
+ * `query_operator`s, AND binding tighter than OR. Shared by the conversation and contact filters.
+ */
+export function chainCriteria<DB, TB extends keyof DB>(
+  criteria: readonly FilterCriterion[],
+  field: string,
+  compile: (criterion: FilterCriterion, path: string) => (eb: ExpressionBuilder<DB, TB>) => Expression<SqlBool>,
+): (eb: ExpressionBuilder<DB, TB>) => Expression<SqlBool> {
   if (criteria.length === 0) throw invalidField(field, 'must contain at least one condition');
-  const conditions = criteria.map((c, i) => compileOne(c, `${field}.${i}`, options));
+  const conditions = criteria.map((c, i) => compile(c, `${field}.${i}`));
   const joiners = criteria.slice(0, -1).map((c, i) => {
     const op = (c.query_operator ?? 'and').toLowerCase();
     if (op !== 'and' && op !== 'or')
@@ -238,7 +249,7 @@ function notInSet(eb: EB, col: Column, values: (string | number)[], withNull: bo
 }
 
 /** Reads criterion values of one type, or answers 422 naming the values. */
-class ValueReader {
+export class ValueReader {
   constructor(
     private readonly raw: readonly unknown[],
     private readonly path: string,

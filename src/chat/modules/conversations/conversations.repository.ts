@@ -174,3 +174,37 @@ export async function countConversations(
   const unassigned = Number(row.unassigned_count ?? 0);
   return { all, unassigned, assigned: all - unassigned, mine: Number(row.mine_count ?? 0) };
 }
+
+/** The contact's latest conversations in the given inboxes (all of the account's when null), newest first. */
+export async function listByContact(
+  q: Q,
+  accountId: number,
+  contactId: number,
+  inboxIds: number[] | null,
+  limit: number,
+) {
+  let query = q
+    .selectFrom('conversations')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('contact_id', '=', contactId);
+  if (inboxIds) query = query.where('inbox_id', 'in', inboxIds);
+  return query.orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** Moves every conversation of one contact to another (a contact merge); returns their ids. */
+export async function reassignContact(
+  q: Q,
+  accountId: number,
+  fromContactId: number,
+  toContactId: number,
+): Promise<number[]> {
+  const rows = await q
+    .updateTable('conversations')
+    .set({ contact_id: toContactId })
+    .where('account_id', '=', accountId)
+    .where('contact_id', '=', fromContactId)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}

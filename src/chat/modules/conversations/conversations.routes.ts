@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ChatErrorBody, IdParam } from '../../../core/http/schemas.js';
+import { ChatErrorBody, IdParam, JsonObject } from '../../../core/http/schemas.js';
 import { toUnix } from '../../../core/time.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
 import type { ChatRoutes } from '../../routes.js';
@@ -17,6 +17,7 @@ import {
   ConversationSchema,
   ConversationUpdateBody,
   CountsSchema,
+  CustomAttributesBody,
   FilterBody,
   FilterQuery,
   LabelsBody,
@@ -32,6 +33,7 @@ const security = [{ userApiKey: [] }];
 const errors = { 401: ChatErrorBody, 403: ChatErrorBody, 404: ChatErrorBody, 422: ChatErrorBody };
 const AccountParams = Type.Object({ accountId: IdParam });
 const ConversationParams = Type.Object({ accountId: IdParam, id: IdParam });
+const ContactParams = Type.Object({ accountId: IdParam, id: IdParam });
 
 export const conversationsRoutes: ChatRoutes = async (app, { services }) => {
   const svc = services.conversations;
@@ -219,6 +221,38 @@ export const conversationsRoutes: ChatRoutes = async (app, { services }) => {
       },
     },
     async (req) => ({ payload: await changes.replaceLabels(ctxOf(req), req.params.id, req.body.labels) }),
+  );
+
+  app.post(
+    `${A}/conversations/:id/custom_attributes`,
+    {
+      config: { bodyKey: 'conversation' },
+      schema: {
+        tags,
+        security,
+        summary: "Replace the conversation's custom attributes (PATCH merges them instead)",
+        params: ConversationParams,
+        body: CustomAttributesBody,
+        response: { 200: Type.Object({ custom_attributes: JsonObject }), ...errors },
+      },
+    },
+    async (req) => ({
+      custom_attributes: await changes.replaceCustomAttributes(ctxOf(req), req.params.id, req.body.custom_attributes),
+    }),
+  );
+
+  app.get(
+    `${A}/contacts/:id/conversations`,
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The contact's latest 20 conversations in the inboxes the caller sees, newest first",
+        params: ContactParams,
+        response: { 200: Type.Object({ payload: Type.Array(ConversationSchema) }), ...errors },
+      },
+    },
+    async (req) => ({ payload: (await svc.listForContact(ctxOf(req), req.params.id)).map(presentConversation) }),
   );
 
   app.post(

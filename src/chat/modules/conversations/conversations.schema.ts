@@ -43,7 +43,14 @@ export const ConversationMetaQuery = Type.Object(ListFilters);
 export type ConversationMetaQuery = Static<typeof ConversationMetaQuery>;
 
 export const ConversationCreateBody = Type.Object({
-  source_id: Type.String({ minLength: 1, maxLength: 255 }),
+  source_id: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description:
+        "The contact's source id in the inbox; may be left out with contact_id (the contact's, or a new one)",
+    }),
+  ),
   inbox_id: IdParam,
   contact_id: Type.Optional(IdParam),
   status: Type.Optional(literals(['open', 'pending'] as const)),
@@ -86,9 +93,25 @@ export type LabelsBody = Static<typeof LabelsBody>;
 
 export const AssignmentBody = Type.Object({
   assignee_id: Type.Optional(Nullable(IdParam)),
-  team_id: Type.Optional(Nullable(IdParam)),
+  team_id: Type.Optional(
+    Nullable(
+      Type.Integer({
+        minimum: 0,
+        maximum: 2147483647,
+        description: 'Ignored when assignee_id is given (Chatwoot); 0 or null removes the team',
+      }),
+    ),
+  ),
 });
 export type AssignmentBody = Static<typeof AssignmentBody>;
+
+export const CustomAttributesBody = Type.Object({
+  custom_attributes: Type.Record(Type.String({ maxLength: 255 }), Type.Unknown(), {
+    maxProperties: 200,
+    description: "Replaces the conversation's custom attributes",
+  }),
+});
+export type CustomAttributesBody = Static<typeof CustomAttributesBody>;
 
 export const FilterBody = Type.Object({
   payload: Type.Array(
@@ -96,7 +119,10 @@ export const FilterBody = Type.Object({
       attribute_key: Type.String({ minLength: 1, maxLength: 64 }),
       filter_operator: Type.String({ minLength: 1, maxLength: 64 }),
       values: Type.Optional(
-        Type.Array(Type.Union([Type.String({ maxLength: 255 }), Type.Number(), Type.Null()]), { maxItems: 100 }),
+        // Booleans for checkbox custom attributes (decisions/0019).
+        Type.Array(Type.Union([Type.String({ maxLength: 255 }), Type.Number(), Type.Boolean(), Type.Null()]), {
+          maxItems: 100,
+        }),
       ),
       query_operator: Type.Optional(Nullable(Type.String({ maxLength: 8 }))),
     }),

@@ -24,12 +24,15 @@ import {
   type ChangedAttributes,
   type ConversationEventName,
 } from './conversations.events.js';
+import type { CustomAttributeCriteria } from '../custom-attributes/custom-attributes.filter.js';
 import { compileConversationFilter, type FilterCriterion } from './conversations.filter.js';
 import type { ConversationBundle, ConversationCounts } from './conversations.presenter.js';
 import * as repo from './conversations.repository.js';
 import type { ConversationListQuery, ConversationMetaQuery } from './conversations.schema.js';
 
 export const CONVERSATIONS_PER_PAGE = 25;
+/** How many of a contact's conversations {A}/contacts/:id/conversations shows (Chatwoot: 20). */
+const CONTACT_CONVERSATIONS = 20;
 
 /** The ids a conversation event carries for listeners. */
 export const conversationRefs = (c: Conversation) => ({
@@ -73,12 +76,18 @@ const NO_COUNTS: ConversationCounts = { mine: 0, unassigned: 0, assigned: 0, all
  */
 export class ConversationsService {
   readonly bundles: ConversationBundles;
+  /** The filter's defined custom attribute keys (the custom attributes module sets it). */
+  private customAttributes?: CustomAttributeCriteria;
 
   constructor(
     private readonly deps: ChatDeps,
     readonly services: ConversationServices,
   ) {
     this.bundles = new ConversationBundles(services.agents, services.messages);
+  }
+
+  useCustomAttributes(source: CustomAttributeCriteria): void {
+    this.customAttributes = source;
   }
 
   /**
@@ -121,6 +130,27 @@ export class ConversationsService {
     return repo.updateConversation(q, ctx.accountId, conversation.id, { contact_last_seen_at: Date.now() });
   }
 
+  /**
+   * GET {A}/contacts/:id/conversations: the contact's latest 20 conversations in the inboxes the
+   * actor sees, newest first (Chatwoot). 404 for a contact of another account.
+   */
+  async listForContact(ctx: AccountContext, contactId: number): Promise<ConversationBundle[]> {
+    assertStaff(ctx);
+    await this.services.contacts.get(ctx, contactId);
+    const inboxIds = await this.services.inboxes.visibleInboxIds(ctx);
+    if (inboxIds && inboxIds.length === 0) return [];
+    const rows = await repo.listByContact(this.deps.db, ctx.accountId, contactId, inboxIds, CONTACT_CONVERSATIONS);
+    return this.bundles.load(this.deps.db, ctx.accountId, rows);
+  }
+
+  /**
+   * Moves the conversations of `fromContactId` to `toContactId`, in the caller's transaction
+   * (contact merge); returns the ids of the conversations moved.
+   */
+  reassignContact(trx: Trx, accountId: number, fromContactId: number, toContactId: number): Promise<number[]> {
+    return repo.reassignContact(trx, accountId, fromContactId, toContactId);
+  }
+
   async show(ctx: AccountContext, displayId: number): Promise<ConversationBundle> {
     return this.bundles.loadOne(this.deps.db, await this.get(ctx, displayId));
   }
@@ -139,7 +169,9 @@ export class ConversationsService {
 
   /** POST {A}/conversations/filter: whitelisted criteria (conversations.filter.ts), any status. */
   async filter(ctx: AccountContext, criteria: FilterCriterion[], page: number): Promise<ConversationPage> {
-    const condition = compileConversationFilter(criteria, { accountId: ctx.accountId, dialect: this.deps.dialect });
+    const extraAttribute = await this.customAttributes?.criteriaFor(ctx.accountId, 'conversations', criteria);
+    const { accountId } = ctx;
+    const condition = compileConversationFilter(criteria, { accountId, dialect: this.deps.dialect, extraAttribute });
     return this.page(ctx, { condition }, 'all', page);
   }
 

@@ -180,7 +180,6 @@ describe('POST conversations', () => {
     const before = [await count('conversations'), await count('messages'), await count('outbox_events')];
     const bodies: Record<string, unknown>[] = [
       {},
-      { inbox_id: inboxId },
       { source_id: sourceId },
       { source_id: 42, inbox_id: inboxId },
       { source_id: sourceId, inbox_id: 'abc' },
@@ -195,6 +194,10 @@ describe('POST conversations', () => {
       expect(res.body).toMatchObject({ code: 'validation_failed', error: expect.any(String) });
       expect(res.body.details.length).toBeGreaterThan(0);
     }
+    // Without contact_id the source id names the contact: leaving both out is a 422 too.
+    const neither = await api.post(`${account.path}/conversations`, { inbox_id: inboxId });
+    expect(neither.status).toBe(422);
+    expect(neither.body.details).toEqual([{ field: 'source_id', message: expect.any(String) }]);
     expect([await count('conversations'), await count('messages'), await count('outbox_events')]).toEqual(before);
   });
 
@@ -442,7 +445,7 @@ describe('GET conversations and meta', () => {
     for (const query of [
       '?status=closed',
       '?assignee_type=everyone',
-      '?page=0',
+      '?page=-1',
       '?inbox_id=abc',
       `?q=${'x'.repeat(300)}`,
     ]) {

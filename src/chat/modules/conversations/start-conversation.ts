@@ -1,4 +1,4 @@
-import { notFound } from '../../../core/http/errors.js';
+import { invalidField, notFound } from '../../../core/http/errors.js';
 import type { AccountContext, ChatDeps } from '../../context.js';
 import type { ContactInbox } from '../../db/schema.js';
 import type { ContactsService } from '../contacts/contacts.service.js';
@@ -15,7 +15,9 @@ import type { ConversationsService } from './conversations.service.js';
  *
  * References in the body that do not resolve answer 404 (Chatwoot's `find_by!`): an inbox the
  * caller may not see, a contact of another account, a `source_id` unknown in that inbox. With
- * `contact_id`, the source id is attached to that contact (409 when another contact holds it).
+ * `contact_id`, the source id is attached to that contact (409 when another contact holds it);
+ * without a source id, the contact's own in that inbox is used, or a new one (Chatwoot; the SDK and
+ * Evolution API start conversations with contact_id and inbox_id only).
  */
 export class StartConversation {
   constructor(
@@ -37,6 +39,7 @@ export class StartConversation {
         const contact = await contacts.get(ctx, body.contact_id, trx);
         contactInbox = await contacts.ensureContactInbox(trx, ctx.accountId, contact.id, inbox.id, body.source_id);
       } else {
+        if (body.source_id === undefined) throw invalidField('source_id', "can't be blank without contact_id");
         contactInbox = await contacts.findContactInbox(trx, ctx.accountId, inbox.id, body.source_id);
         if (!contactInbox) throw notFound('Contact inbox');
       }

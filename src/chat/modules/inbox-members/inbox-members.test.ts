@@ -138,8 +138,8 @@ describe('inbox members', () => {
       { inbox_id: 'abc', user_ids: [agent.id] },
       { inbox_id: 1.5, user_ids: [agent.id] },
       { inbox_id: inbox.id, user_ids: [] },
-      { inbox_id: inbox.id, user_ids: agent.id },
-      { inbox_id: inbox.id, user_ids: [String(agent.id)] },
+      { inbox_id: inbox.id, user_ids: { id: agent.id } },
+      { inbox_id: inbox.id, user_ids: [`x${agent.id}`] },
       { inbox_id: inbox.id, user_ids: Array(1001).fill(agent.id) },
     ]) {
       const res = await api.post(url, body);

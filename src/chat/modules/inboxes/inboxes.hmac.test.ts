@@ -145,7 +145,7 @@ describe('hmac_mandatory', () => {
     for (const body of [
       { hmac_mandatory: 'yes' },
       { hmac_mandatory: 1 },
-      { channel: { hmac_mandatory: 'true' } },
+      { channel: { hmac_mandatory: 'on' } },
       { hmac_mandatory: true, channel: { hmac_mandatory: false } },
     ]) {
       const res = await admin().patch(path, body);

@@ -43,6 +43,7 @@ export function presentInbox(inbox: Inbox, showSecrets: boolean) {
     channel: presentChannel(channel, showSecrets),
     hmac_mandatory: inbox.hmac_mandatory === 1,
     ...(showSecrets ? { hmac_token: inbox.hmac_token } : {}),
+    ...(showSecrets && isApi ? { secret: str(channel.secret) } : {}),
     created_at: toIso(inbox.created_at),
   };
 }

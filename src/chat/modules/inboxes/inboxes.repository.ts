@@ -82,3 +82,8 @@ export async function memberInboxIds(q: Q, accountId: number, userId: number): P
     .execute();
   return rows.map((r) => r.inbox_id);
 }
+
+/** An inbox of any account (background work that holds only its id: the delivery worker). */
+export async function findInboxById(q: Q, id: number) {
+  return q.selectFrom('inboxes').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -87,5 +87,13 @@ export const InboxSchema = Type.Object({
       }),
     ),
   ),
+  secret: Type.Optional(
+    Nullable(
+      Type.String({
+        description:
+          'API inboxes: the key that signs the deliveries to webhook_url (X-Chatwoot-Signature, webhook-signature); administrators only',
+      }),
+    ),
+  ),
   created_at: Type.String(),
 });

@@ -1,5 +1,6 @@
 import { invalidField, notFound } from '../../../core/http/errors.js';
 import { randomToken } from '../../../core/security/tokens.js';
+import { listDeliveries } from '../../../core/webhooks/deliveries.js';
 import { parseJsonObject } from '../../../core/time.js';
 import { isAdmin, type AccountContext, type ChatDeps, type Q } from '../../context.js';
 import type { Inbox } from '../../db/schema.js';
@@ -13,6 +14,9 @@ import {
   type InboxUpdateBody,
 } from './inboxes.schema.js';
 
+/** The subscriber type of an API inbox's webhook deliveries (its channel secret signs them: background.ts). */
+export const API_INBOX_SUBSCRIBER = 'api_inbox';
+
 /** Channels a contact reaches through the public interface (Chatwoot: API and web widget). */
 const PUBLIC_CHANNEL_TYPES = new Set<string>([CHANNEL_TYPES.api, CHANNEL_TYPES.web_widget]);
 
@@ -24,7 +28,13 @@ const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 
  * `hmac_token` (the key is generated, never set by a client).
  */
 function splitHmac<C extends { hmac_mandatory?: boolean }>(body: { hmac_mandatory?: boolean }, channel: C) {
-  const { hmac_mandatory: inChannel, hmac_token: _ignored, ...rest } = channel as C & { hmac_token?: unknown };
+  // Neither key is ever set by a client: the hmac_token and an API inbox's webhook secret are generated.
+  const {
+    hmac_mandatory: inChannel,
+    hmac_token: _ignored,
+    secret: _generated,
+    ...rest
+  } = channel as C & { hmac_token?: unknown; secret?: unknown };
   if (body.hmac_mandatory !== undefined && inChannel !== undefined && body.hmac_mandatory !== inChannel) {
     throw invalidField('channel.hmac_mandatory', 'differs from hmac_mandatory');
   }
@@ -99,11 +109,13 @@ export class InboxesService {
     checkUrl('channel.website_url', channel.website_url);
     checkUrl('channel.webhook_url', channel.webhook_url);
     const now = Date.now();
+    // An API inbox signs the deliveries to its webhook_url with its own secret (Chatwoot's channel secret).
+    const secret = type === 'api' ? { secret: randomToken(24) } : {};
     return repo.insertInbox(this.deps.db, {
       account_id: ctx.accountId,
       name: body.name,
       channel_type: CHANNEL_TYPES[type],
-      channel: JSON.stringify({ type, ...channel }),
+      channel: JSON.stringify({ type, ...channel, ...secret }),
       identifier: randomToken(24),
       hmac_token: randomToken(24),
       hmac_mandatory: mandatory ?? 0,
@@ -153,6 +165,31 @@ export class InboxesService {
       });
       return updated ?? inbox;
     });
+  }
+
+  /**
+   * Where an API inbox delivers its events (its `channel.webhook_url`), read in the caller's
+   * transaction; null for other channels and API inboxes without one.
+   */
+  async apiWebhookUrl(q: Q, accountId: number, inboxId: number): Promise<string | null> {
+    const inbox = await repo.findInbox(q, accountId, inboxId);
+    if (!inbox || inbox.channel_type !== CHANNEL_TYPES.api) return null;
+    const url = parseJsonObject(inbox.channel).webhook_url;
+    return typeof url === 'string' && url.trim() !== '' ? url.trim() : null;
+  }
+
+  /** The recent deliveries to an API inbox's webhook_url, newest first (the delivery log; administrators). */
+  async webhookDeliveries(ctx: AccountContext, id: number, page: { limit: number; offset: number }) {
+    const inbox = await this.get(ctx, id);
+    return listDeliveries(this.deps.db, ctx.accountId, API_INBOX_SUBSCRIBER, inbox.id, page);
+  }
+
+  /** The secret that signs an API inbox's webhook deliveries (the delivery worker's lookup), or null once it is gone. */
+  async webhookSecretOf(inboxId: number): Promise<string | null> {
+    const inbox = await repo.findInboxById(this.deps.db, inboxId);
+    if (!inbox || inbox.channel_type !== CHANNEL_TYPES.api) return null;
+    const secret = parseJsonObject(inbox.channel).secret;
+    return typeof secret === 'string' && secret !== '' ? secret : null;
   }
 
   /**

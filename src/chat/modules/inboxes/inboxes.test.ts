@@ -130,7 +130,7 @@ describe('inboxes', () => {
     for (const body of [
       { timezone: 'Not/AZone' },
       { channel: { website_url: 'javascript:alert(1)' } },
-      { name: '' },
+      { name: 'x'.repeat(256) },
       { name: 5 },
     ]) {
       const res = await api.patch(`${account.path}/inboxes/${inbox.id}`, body);

@@ -1,4 +1,4 @@
-import { notFound } from '../../../core/http/errors.js';
+import { forbidden, notFound } from '../../../core/http/errors.js';
 import { parseJsonObject } from '../../../core/time.js';
 import { assertStaff, eventOrigin, type AccountContext, type ChatDeps, type Trx } from '../../context.js';
 import { emitChatEvent } from '../../events.js';
@@ -8,7 +8,7 @@ import { presentConversation, type ConversationBundle } from '../conversations/c
 import { conversationRefs, type ConversationsService } from '../conversations/conversations.service.js';
 import { messageEventPayload, type MessageEventName } from './messages.events.js';
 import type { MessageView } from './messages.presenter.js';
-import type { MessageInput, MessageListQuery } from './messages.schema.js';
+import type { MessageInput, MessageListQuery, MessageUpdateBody } from './messages.schema.js';
 import type { MessagesService } from './messages.service.js';
 
 export interface ConversationMessagesOptions {
@@ -113,6 +113,37 @@ export class ConversationMessagesService {
       }
     }
     return { view: result.view, removedStorageKeys: result.removedStorageKeys };
+  }
+
+  /**
+   * PATCH of a message by an agent or bot: its delivery status, in API inboxes only (403 elsewhere,
+   * as in Chatwoot). Records `message_updated` with the changed status when it changes.
+   */
+  async updateStatus(
+    ctx: AccountContext,
+    displayId: number,
+    messageId: number,
+    input: MessageUpdateBody,
+  ): Promise<MessageView> {
+    assertStaff(ctx);
+    return this.deps.db.transaction().execute(async (trx) => {
+      const conversation = await this.conversations.get(ctx, displayId, trx);
+      const inbox = await this.conversations.services.inboxes.get(ctx, conversation.inbox_id, trx);
+      if (inbox.channel_type !== 'Channel::Api')
+        throw forbidden('Message status update is only allowed for API inboxes');
+      const result = await this.messages.updateStatus(trx, conversation, messageId, input);
+      if (result.changed) {
+        await this.emitMessageEvent(
+          trx,
+          'message_updated',
+          result.view,
+          conversation,
+          [{ status: { previous_value: result.before.status, current_value: result.view.message.status } }],
+          ctx,
+        );
+      }
+      return result.view;
+    });
   }
 
   /**

@@ -155,3 +155,26 @@ export async function botSenders(q: Q, accountId: number, ids: number[]) {
     .where((eb) => eb.or([eb('account_id', '=', accountId), eb('account_id', 'is', null)]))
     .execute();
 }
+
+/**
+ * Makes another contact the sender of what a contact sent in these conversations (a contact merge;
+ * messages_conversation_idx), a few hundred conversations per statement.
+ */
+export async function reassignContactSender(
+  q: Q,
+  accountId: number,
+  conversationIds: number[],
+  fromContactId: number,
+  toContactId: number,
+) {
+  for (let i = 0; i < conversationIds.length; i += 500) {
+    await q
+      .updateTable('messages')
+      .set({ sender_id: toContactId })
+      .where('conversation_id', 'in', conversationIds.slice(i, i + 500))
+      .where('account_id', '=', accountId)
+      .where('sender_type', '=', 'Contact')
+      .where('sender_id', '=', fromContactId)
+      .execute();
+  }
+}

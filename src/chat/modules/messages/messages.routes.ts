@@ -6,7 +6,7 @@ import type { ChatRoutes } from '../../routes.js';
 import { AssigneeSchema, ContactSummarySchema } from '../conversations/conversations.schema.js';
 import { presentMessagePage } from './conversation-messages.presenter.js';
 import { presentMessage } from './messages.presenter.js';
-import { MessageCreateBody, MessageListQuery, MessageSchema } from './messages.schema.js';
+import { MessageCreateBody, MessageListQuery, MessageSchema, MessageUpdateBody } from './messages.schema.js';
 
 const A = '/api/v1/accounts/:accountId';
 const tags = ['messages'];
@@ -73,6 +73,23 @@ export const messagesRoutes: ChatRoutes = async (app, { services }) => {
         presentMessage(await svc.create(ctx, req.params.id, { ...body, files })),
       );
     },
+  );
+
+  app.patch(
+    `${A}/conversations/:id/messages/:message_id`,
+    {
+      config: { allowBot: true, bodyKey: 'message' },
+      schema: {
+        tags,
+        security,
+        summary:
+          "Update a message's delivery status (sent, delivered, read, failed with external_error); API inboxes only",
+        params: MessageParams,
+        body: MessageUpdateBody,
+        response: { 200: MessageSchema, ...errors },
+      },
+    },
+    async (req) => presentMessage(await svc.updateStatus(ctxOf(req), req.params.id, req.params.message_id, req.body)),
   );
 
   app.delete(

@@ -66,6 +66,19 @@ export interface MessageInput {
   files?: readonly StoredFile[];
 }
 
+/** Delivery states of a message (Chatwoot's Message#status). */
+export const MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** PATCH of a message in an API inbox: its delivery status, as a bridge reports it (Chatwoot). */
+export const MessageUpdateBody = Type.Object({
+  status: Type.Optional(Type.Union(MESSAGE_STATUSES.map((s) => Type.Literal(s)))),
+  external_error: Type.Optional(
+    Nullable(Type.String({ maxLength: 1000, description: 'Why delivery failed (kept with status failed only)' })),
+  ),
+});
+export type MessageUpdateBody = Static<typeof MessageUpdateBody>;
+
 export const MessageListQuery = Type.Object({
   before: Type.Optional(IdParam),
   after: Type.Optional(IdParam),

@@ -11,6 +11,7 @@ import {
   MESSAGE_TYPE_CODES,
   type MessageInput,
   type MessageListQuery,
+  type MessageStatus,
 } from './messages.schema.js';
 
 export const DELETED_MESSAGE_CONTENT = 'This message was deleted';
@@ -280,6 +281,52 @@ export class MessagesService {
       }
       if (json !== JSON.stringify(parseJsonObject(before.content_attributes))) {
         after = await repo.updateMessage(trx, accountId, before.id, {
+          content_attributes: json,
+          updated_at: Date.now(),
+        });
+      }
+    }
+    const [view] = await this.views(trx, accountId, [after], () => conversation.display_id);
+    return { before, view, changed: after !== before };
+  }
+
+  /**
+   * Makes `toContactId` the sender of what `fromContactId` sent in these conversations, in the
+   * caller's transaction (contact merge).
+   */
+  reassignContactSender(
+    trx: Q,
+    accountId: number,
+    conversationIds: number[],
+    fromContactId: number,
+    toContactId: number,
+  ): Promise<void> {
+    return repo.reassignContactSender(trx, accountId, conversationIds, fromContactId, toContactId);
+  }
+
+  /**
+   * Sets a message's delivery status (API inboxes' bridges report it): `external_error` is kept in
+   * `content_attributes` with `failed` and dropped with any other status; a read message does not
+   * go back to delivered (as in Chatwoot). `changed` is false when nothing was written.
+   */
+  async updateStatus(
+    trx: Q,
+    conversation: Conversation,
+    messageId: number,
+    input: { status?: MessageStatus; external_error?: string | null },
+  ): Promise<Omit<SoftDeleteResult, 'removedStorageKeys'>> {
+    const accountId = conversation.account_id;
+    const before = await repo.findMessage(trx, accountId, conversation.id, messageId);
+    if (!before) throw notFound('Message');
+    let after = before;
+    const status = input.status;
+    if (status !== undefined && !(before.status === 'read' && status === 'delivered')) {
+      const { external_error: _previous, ...attributes } = parseJsonObject(before.content_attributes);
+      if (status === 'failed' && input.external_error) attributes.external_error = input.external_error;
+      const json = JSON.stringify(attributes);
+      if (status !== before.status || json !== before.content_attributes) {
+        after = await repo.updateMessage(trx, accountId, before.id, {
+          status,
           content_attributes: json,
           updated_at: Date.now(),
         });

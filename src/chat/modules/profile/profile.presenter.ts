@@ -3,7 +3,7 @@ import type { ProfileService } from './profile.service.js';
 
 type Profile = Awaited<ReturnType<ProfileService['profile']>>;
 
-export function presentProfile({ user, token, memberships }: Profile) {
+export function presentProfile({ user, token, memberships }: Pick<Profile, 'user' | 'token' | 'memberships'>) {
   const first = memberships[0];
   return {
     id: user.id,
@@ -12,6 +12,7 @@ export function presentProfile({ user, token, memberships }: Profile) {
     available_name: user.display_name || user.name,
     email: user.email,
     uid: user.email,
+    provider: 'email',
     avatar_url: user.avatar_url ?? '',
     type: 'user',
     confirmed: true,
@@ -30,5 +31,16 @@ export function presentProfile({ user, token, memberships }: Profile) {
       availability_status: m.availability,
       auto_offline: m.auto_offline === 1,
     })),
+  };
+}
+
+/** The devise-token headers of a sign-in session, as Chatwoot's dashboard and mobile app read them. */
+export function sessionHeaders(email: string, session: { client: string; accessToken: string; expiresAt: number }) {
+  return {
+    'access-token': session.accessToken,
+    'token-type': 'Bearer',
+    client: session.client,
+    expiry: String(Math.floor(session.expiresAt / 1000)),
+    uid: email,
   };
 }

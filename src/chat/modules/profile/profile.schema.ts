@@ -8,6 +8,7 @@ export const Profile = Type.Object({
   available_name: Type.String(),
   email: Type.String(),
   uid: Type.String(),
+  provider: Type.String(),
   avatar_url: Type.String(),
   type: Type.String(),
   confirmed: Type.Boolean(),

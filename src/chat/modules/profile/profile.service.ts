@@ -5,6 +5,7 @@ import type { ChatDeps } from '../../context.js';
 import type { User } from '../../db/schema.js';
 import type { PlatformService } from '../../platform/platform.service.js';
 import type { UsersService } from '../users/users.service.js';
+import { closeSession, openSession, type OpenedSession } from '../../auth/sessions.js';
 
 const MINUTE = 60_000;
 
@@ -53,6 +54,13 @@ export class ProfileService {
       if (await verifyPasswordEvenIfMissing(found?.password_hash, input.password)) user = found;
     }
     if (!user) throw unauthorized('Invalid login credentials');
-    return this.profile(user);
+    // A sign-in session for the clients that authenticate with devise-token headers (auth/sessions.ts).
+    const session: OpenedSession = await openSession(this.deps.db, user.id);
+    return { ...(await this.profile(user)), session };
+  }
+
+  /** Ends the sign-in session the request came with (DELETE /auth/sign_out); nothing to end for an access token. */
+  async signOut(user: User, client: string | undefined): Promise<void> {
+    if (client) await closeSession(this.deps.db, user.id, client);
   }
 }

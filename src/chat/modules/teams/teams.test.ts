@@ -332,7 +332,7 @@ describe('team members', () => {
       {},
       { user_ids: [] },
       { user_ids: 'all' },
-      { user_ids: ['1'] },
+      { user_ids: ['one'] },
       { user_ids: [0] },
       { user_ids: Array(1001).fill(agent.id) },
     ]) {

@@ -2,6 +2,7 @@ import { conflict } from '../../../core/http/errors.js';
 import { hashPassword } from '../../../core/security/passwords.js';
 import { randomToken } from '../../../core/security/tokens.js';
 import { accessTokenOf, issueAccessToken } from '../../auth/access-tokens.js';
+import { closeAllSessions } from '../../auth/sessions.js';
 import type { ChatDeps, Q } from '../../context.js';
 import type { User } from '../../db/schema.js';
 import * as repo from './users.repository.js';
@@ -57,7 +58,11 @@ export class UsersService {
     if (input.name !== undefined) values.name = input.name;
     if (input.display_name !== undefined) values.display_name = input.display_name;
     if (input.custom_attributes !== undefined) values.custom_attributes = JSON.stringify(input.custom_attributes);
-    if (input.password !== undefined) values.password_hash = await hashPassword(input.password);
+    if (input.password !== undefined) {
+      values.password_hash = await hashPassword(input.password);
+      // A new password signs every device out (its API access token stays).
+      await closeAllSessions(q, user.id);
+    }
     if (input.email !== undefined) {
       const email = normalizeEmail(input.email);
       const other = await repo.findUserByEmail(q, email);

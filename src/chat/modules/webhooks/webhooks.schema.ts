@@ -1,10 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from '../../../core/http/schemas.js';
+import { Nullable, PageQuery } from '../../../core/http/schemas.js';
 
 /** The events a webhook may subscribe to (conversation-service.md, Events). */
 export const WEBHOOK_EVENTS = [
   'conversation_created',
   'conversation_status_changed',
+  'conversation_updated',
   'message_created',
   'message_updated',
   'contact_created',
@@ -53,5 +54,5 @@ export const DeliverySchema = Type.Object({
 });
 
 export const DeliveriesQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
+  page: Type.Optional(PageQuery),
 });
