@@ -5,6 +5,8 @@ import { chatCoreModule } from './core.module.js';
 import { contactMergeModule } from './modules/contact-merge/contact-merge.module.js';
 import { labelsModule } from './modules/labels/labels.module.js';
 import { helpCenterModule } from './modules/help-center/help-center.module.js';
+import { customAttributesModule } from './modules/custom-attributes/custom-attributes.module.js';
+import { customFiltersModule } from './modules/custom-filters/custom-filters.module.js';
 import type { ChatDatabase } from './db/schema.js';
 import type { ChatEvents } from './events.js';
 import type { ChatRoutes } from './routes.js';
@@ -21,6 +23,8 @@ export const chatModules: readonly ChatModule[] = [
   labelsModule,
   contactMergeModule,
   helpCenterModule,
+  customAttributesModule,
+  customFiltersModule,
 ];
 
 /** Every migration of the conversation service, in order. */

@@ -5,7 +5,7 @@ import type { StoredAction } from './automation-rules.actions.js';
 export interface StoredCondition {
   attribute_key: string;
   filter_operator: string;
-  values: (string | number | null)[];
+  values: (string | number | boolean | null)[];
   query_operator: string | null;
 }
 

@@ -75,7 +75,7 @@ export const RuleSchema = Type.Object({
     Type.Object({
       attribute_key: Type.String(),
       filter_operator: Type.String(),
-      values: Type.Array(Type.Union([Type.String(), Type.Number(), Type.Null()])),
+      values: Type.Array(Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])),
       query_operator: Nullable(Type.String()),
     }),
   ),

@@ -1,0 +1,35 @@
+import type { ChatModule } from '../../modules.js';
+import {
+  migration0081CustomAttributeDefinitions,
+  type CustomAttributeDefinitionsTable,
+} from './custom-attributes.migration.js';
+import { customAttributesRoutes } from './custom-attributes.routes.js';
+import { CustomAttributesService } from './custom-attributes.service.js';
+
+declare module '../../container.js' {
+  interface ChatServices {
+    customAttributes: CustomAttributesService;
+  }
+}
+declare module '../../db/schema.js' {
+  interface ChatDatabase {
+    custom_attribute_definitions: CustomAttributeDefinitionsTable;
+  }
+}
+
+/**
+ * Custom attribute definitions (`{A}/custom_attribute_definitions`): what the custom attributes of
+ * conversations and contacts mean. The conversation and contact filters accept a defined key: this
+ * module hands them its definitions (one query per filter request).
+ */
+export const customAttributesModule: ChatModule = {
+  name: 'custom-attributes',
+  migrations: { '0081_custom_attribute_definitions': migration0081CustomAttributeDefinitions },
+  services: (deps, built) => {
+    const customAttributes = new CustomAttributesService(deps);
+    built.conversations.useCustomAttributes(customAttributes);
+    built.contacts.useCustomAttributes(customAttributes);
+    return { customAttributes };
+  },
+  routes: [customAttributesRoutes],
+};
