@@ -4,6 +4,8 @@ import type { ChatDeps } from './context.js';
 import { chatCoreModule } from './core.module.js';
 import { contactMergeModule } from './modules/contact-merge/contact-merge.module.js';
 import { labelsModule } from './modules/labels/labels.module.js';
+import { cannedResponsesModule } from './modules/canned-responses/canned-responses.module.js';
+import { campaignsModule } from './modules/campaigns/campaigns.module.js';
 import { helpCenterModule } from './modules/help-center/help-center.module.js';
 import { customAttributesModule } from './modules/custom-attributes/custom-attributes.module.js';
 import { customFiltersModule } from './modules/custom-filters/custom-filters.module.js';
@@ -22,6 +24,8 @@ export const chatModules: readonly ChatModule[] = [
   chatCoreModule,
   labelsModule,
   contactMergeModule,
+  cannedResponsesModule,
+  campaignsModule,
   helpCenterModule,
   customAttributesModule,
   customFiltersModule,

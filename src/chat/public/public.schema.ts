@@ -67,9 +67,12 @@ export const PublicMessageUpdateBody = Nullable(
 );
 export type PublicMessageUpdateBody = Static<typeof PublicMessageUpdateBody>;
 
-/** Chatwoot's widget event: `webwidget.triggered` records `webwidget_triggered`. */
+/**
+ * Chatwoot's widget events: `webwidget.triggered`, and `campaign.triggered` with
+ * `event_info.campaign_id`; both record `webwidget_triggered`.
+ */
 export const PublicEventBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 255, description: 'webwidget.triggered' }),
+  name: Type.String({ minLength: 1, maxLength: 255, description: 'webwidget.triggered or campaign.triggered' }),
   event_info: Type.Optional(Type.Record(Type.String({ maxLength: 255 }), Type.Unknown(), { maxProperties: 50 })),
 });
 export type PublicEventBody = Static<typeof PublicEventBody>;

@@ -21,8 +21,12 @@ import type { PublicContactBody, PublicEventBody } from './public.schema.js';
 /** A public contact body without its identifier_hash: the contact fields the services take. */
 type ContactFields = Omit<PublicContactBody, 'identifier_hash'>;
 
-/** The widget event names that record `webwidget_triggered` (Chatwoot's spelling, and the event's). */
-const WIDGET_TRIGGERED = new Set(['webwidget.triggered', 'webwidget_triggered']);
+/**
+ * The widget event names that record `webwidget_triggered` (Chatwoot's spelling, and the event's).
+ * `campaign.triggered` is one too, naming the campaign in `event_info.campaign_id` (the campaigns
+ * module listens for it and starts the campaign's conversation).
+ */
+const WIDGET_TRIGGERED = new Set(['webwidget.triggered', 'webwidget_triggered', 'campaign.triggered']);
 const MAX_EVENT_INFO_CHARS = 16_000;
 
 export interface PublicServices {
@@ -290,8 +294,12 @@ export class PublicService {
    * contact, inbox, account, source_id, the contact inbox's latest conversation, event_info).
    */
   async trigger(inboxIdentifier: string, sourceId: string, body: PublicEventBody): Promise<void> {
-    if (!WIDGET_TRIGGERED.has(body.name)) throw invalidField('name', 'must be webwidget.triggered');
+    if (!WIDGET_TRIGGERED.has(body.name))
+      throw invalidField('name', 'must be webwidget.triggered or campaign.triggered');
     const eventInfo = body.event_info ?? {};
+    const campaignId = eventInfo.campaign_id;
+    if (body.name === 'campaign.triggered' && !(Number.isInteger(campaignId) && (campaignId as number) > 0))
+      throw invalidField('event_info.campaign_id', 'must be the number of a campaign');
     if (JSON.stringify(eventInfo).length > MAX_EVENT_INFO_CHARS) {
       throw invalidField('event_info', `is too large (maximum is ${MAX_EVENT_INFO_CHARS} characters as JSON)`);
     }

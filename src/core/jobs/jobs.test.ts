@@ -2,7 +2,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../../test/helpers/test-app.js';
 import { createJobsTable, type JobsDatabase } from './jobs.migration.js';
-import { JobRunner, enqueueJob, nextOccurrence, type JobDefinition } from './jobs.js';
+import { JobRunner, enqueueJob, nextOccurrence, rescheduleJob, type JobDefinition } from './jobs.js';
 
 const logger = pino({ level: 'silent' });
 const MIN = 60_000;
@@ -74,6 +74,26 @@ describe('enqueueJob and runDue', () => {
     // Done jobs still hold their key: enqueuing it again is a no-op.
     await enqueueJob(database.db, { name: 'test.once', dedupeKey: 'campaign:7' }, now);
     expect(await jobs.runDue()).toBe(0);
+  });
+
+  it('rescheduleJob moves a keyed job to its new time and payload, and arms it again after it ran', async () => {
+    const seen: unknown[] = [];
+    const jobs = runner([{ name: 'test.start', handle: async (job) => void seen.push(job.payload) }]);
+    const key = { name: 'test.start', dedupeKey: 'campaign:9' };
+    await rescheduleJob(database.db, { ...key, payload: { v: 1 }, runAt: T0 + 10 * MIN }, now);
+    await rescheduleJob(database.db, { ...key, payload: { v: 2 }, runAt: T0 + 20 * MIN }, now);
+    expect(await rows()).toHaveLength(1);
+    now = T0 + 10 * MIN;
+    expect(await jobs.runDue()).toBe(0);
+    now = T0 + 20 * MIN;
+    expect(await jobs.runDue()).toBe(1);
+    expect(seen).toEqual([{ v: 2 }]);
+    // Done, then moved again: the same row runs once more at the new time.
+    await rescheduleJob(database.db, { ...key, payload: { v: 3 }, runAt: T0 + 30 * MIN }, now);
+    expect(await rows()).toMatchObject([{ status: 'pending', attempts: 0, run_at: T0 + 30 * MIN }]);
+    now = T0 + 30 * MIN;
+    expect(await jobs.runDue()).toBe(1);
+    expect(seen).toEqual([{ v: 2 }, { v: 3 }]);
   });
 
   it('retries a failing job after growing delays, then succeeds once fixed; gives up after the retries', async () => {

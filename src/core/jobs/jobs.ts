@@ -79,6 +79,36 @@ export async function enqueueJob<DB extends JobsDatabase>(
   for (const listener of enqueueListeners) listener();
 }
 
+/**
+ * Queues the job of a (name, dedupe key), or moves the one already there to this time and payload,
+ * armed again if it has run, in the caller's transaction: for work due at a time that may change
+ * (a campaign's start, a deadline). A run in progress is left alone; it re-reads its subject.
+ */
+export async function rescheduleJob<DB extends JobsDatabase>(
+  trx: Transaction<DB> | Kysely<DB>,
+  job: NewJob & { dedupeKey: string },
+  now = Date.now(),
+): Promise<void> {
+  await enqueueJob(trx, job, now);
+  const db = trx as unknown as Kysely<JobsDatabase>;
+  await db
+    .updateTable('jobs')
+    .set({
+      payload: JSON.stringify(job.payload ?? {}),
+      run_at: job.runAt ?? now,
+      status: 'pending',
+      attempts: 0,
+      locked_until: null,
+      last_error: null,
+      finished_at: null,
+      updated_at: now,
+    })
+    .where('name', '=', job.name)
+    .where('dedupe_key', '=', job.dedupeKey)
+    .where('status', '!=', 'running')
+    .execute();
+}
+
 function newRow(
   name: string,
   payload: unknown,
