@@ -2,7 +2,8 @@
  * npm run bench: starts the conversation service (built output, as production runs it) on a fresh
  * SQLite database in a temporary DATA_DIR, seeds 10,000 conversations with messages through the
  * API, then measures with autocannon, one scenario after another:
- *   bare Fastify route (ceiling), GET conversations (25 per page), GET messages, POST message.
+ *   bare Fastify route (ceiling), GET conversations (25 per page), GET messages, POST message,
+ *   and the sales pipeline's card list at 1,000 and at 100,000 cards (see measurePipelineCards).
  * Prints requests/second and p99 latency of each, and each as a ratio to the bare route. Then
  * webhook throughput and latency (see measureWebhooks), with a webhook on
  * message_created pointing at a local receiver; events per second from the first commit to the
@@ -199,6 +200,98 @@ async function measureWebhooks(base: string, token: string, A: string, displayId
   }
 }
 
+/**
+ * The card list of the sales pipeline at 1,000 and at 100,000 cards: a pipeline of five stages is
+ * created through the API, its cards are inserted straight into the service's SQLite file through
+ * the module's repository (the API would take minutes for 100,000), then the same requests are
+ * measured at both sizes: the pipeline's first page (25), and one stage's open cards.
+ */
+async function measurePipelineCards(base: string, token: string, accountId: number, dataDir: string, adminId: number) {
+  const A = `/api/v1/accounts/${accountId}`;
+  const { openDatabase } = await import('../src/core/db/database.js');
+  const { insertCards } = await import('../src/chat/modules/pipelines/pipeline-cards.repository.js');
+  const stages = Object.fromEntries(
+    ['Lead', 'Qualified', 'Proposal', 'Negotiation', 'Closing'].map((name, i) => [`s${i}`, { name, position: i + 1 }]),
+  );
+  const pipeline = (await api(base, token, 'POST', `${A}/pipelines`, { name: 'Bench pipeline', stages })).data;
+  const stageRows = new Map<string, number>();
+  const database = await openDatabase<import('../src/chat/db/schema.js').ChatDatabase>(
+    `sqlite://${path.join(dataDir, 'chat.sqlite')}`,
+  );
+  for (const row of await database.db
+    .selectFrom('pipeline_stages')
+    .select(['id', 'key'])
+    .where('pipeline_id', '=', pipeline.id)
+    .execute())
+    stageRows.set(row.key, row.id);
+  const stageIds = pipeline.stages.map((s: { id: string }) => stageRows.get(s.id)!);
+  let seeded = 0;
+  const seed = async (total: number) => {
+    const now = Date.now();
+    while (seeded < total) {
+      await database.db.transaction().execute(async (trx) => {
+        for (let batch = 0; batch < 10 && seeded < total; batch++) {
+          const rows = [];
+          for (let i = 0; i < 500 && seeded < total; i++, seeded++) {
+            const stage = seeded % stageIds.length;
+            rows.push({
+              account_id: accountId,
+              pipeline_id: pipeline.id,
+              stage_id: stageIds[stage],
+              title: `Bench deal ${seeded}`,
+              item_title: null,
+              value_minor: 10_000 + (seeded % 1000) * 100,
+              currency: 'BRL',
+              status: (seeded % 10 === 0 ? 'won' : seeded % 15 === 0 ? 'lost' : 'open') as 'open',
+              position: Math.floor(seeded / stageIds.length),
+              stage_version: 1,
+              stage_entered_at: now,
+              contact_id: null,
+              conversation_id: null,
+              owner_id: seeded % 4 === 0 ? adminId : null,
+              expected_close_date: null,
+              custom_attributes: '{}',
+              qualification_checklist: '{}',
+              lead_score: seeded % 101,
+              lead_score_overridden: 0,
+              won_note: null,
+              lost_reason: null,
+              closed_at: null,
+              deleted_at: null,
+              created_by: adminId,
+              created_at: now,
+              updated_at: now,
+            });
+          }
+          await insertCards(trx, rows);
+        }
+      });
+    }
+  };
+  const headers = { api_access_token: token, 'content-type': 'application/json' };
+  const scenarios = (size: string) => [
+    [`GET pipeline_cards, pipeline, 25/page (${size})`, `${base}${A}/pipeline_cards?pipeline_id=${pipeline.id}`],
+    [
+      `GET pipeline_cards, stage + open (${size})`,
+      `${base}${A}/pipeline_cards?stage_id=${pipeline.stages[2].id}&status=open`,
+    ],
+  ];
+  const results: Result[] = [];
+  try {
+    for (const [size, total] of [
+      ['1,000 cards', 1_000],
+      ['100,000 cards', 100_000],
+    ] as const) {
+      process.stdout.write(`seeding the pipeline to ${total} cards...\n`);
+      await seed(total);
+      for (const [name, url] of scenarios(size)) results.push(await measure(name, { url, headers }));
+    }
+  } finally {
+    await database.close();
+  }
+  return results;
+}
+
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
@@ -367,6 +460,8 @@ async function main() {
         ],
       }),
     );
+
+    results.push(...(await measurePipelineCards(base, token, account.id, dataDir, user.id)));
 
     const webhook = await measureWebhooks(base, token, A, displayIds, dataDir);
     const finance = await measureFinance(dataDir, children);

@@ -6,6 +6,7 @@ import { contactMergeModule } from './modules/contact-merge/contact-merge.module
 import { labelsModule } from './modules/labels/labels.module.js';
 import { cannedResponsesModule } from './modules/canned-responses/canned-responses.module.js';
 import { campaignsModule } from './modules/campaigns/campaigns.module.js';
+import { pipelinesModule } from './modules/pipelines/pipelines.module.js';
 import { helpCenterModule } from './modules/help-center/help-center.module.js';
 import { customAttributesModule } from './modules/custom-attributes/custom-attributes.module.js';
 import { customFiltersModule } from './modules/custom-filters/custom-filters.module.js';
@@ -26,6 +27,7 @@ export const chatModules: readonly ChatModule[] = [
   contactMergeModule,
   cannedResponsesModule,
   campaignsModule,
+  pipelinesModule,
   helpCenterModule,
   customAttributesModule,
   customFiltersModule,

@@ -36,6 +36,13 @@ export const REALTIME_EVENTS: ReadonlySet<string> = new Set([
   'message_updated',
   'contact_created',
   'contact_updated',
+  'pipeline_card_created',
+  'pipeline_card_updated',
+  'pipeline_card_moved',
+  'pipeline_card_won',
+  'pipeline_card_lost',
+  'pipeline_card_reopened',
+  'pipeline_card_deleted',
 ]);
 
 type Route = (subscription: ChatSubscription) => readonly CableMessage[];
@@ -91,8 +98,8 @@ function forConversation(
  * Who receives what for one event, decided once per event.
  * - Users: conversation.created/updated/status_changed, message.created/updated (private notes
  *   too) for conversations of inboxes they see; assignee.changed besides conversation.updated when
- *   the assignee changed; contact.created/updated of their account. `data` is the event payload as
- *   the webhook carries it.
+ *   the assignee changed; contact.created/updated and pipeline_card.* of their account. `data` is
+ *   the event payload as the webhook carries it.
  * - Contacts: message.created/updated (never private notes, nor activities) and
  *   conversation.status_changed of the conversations of their contact inbox. `data` is the public
  *   interface's shape of the message or conversation (realtime.public.ts), never internal fields.
@@ -130,6 +137,18 @@ export function routeEvent(event: RealtimeEvent): Route | null {
     case 'contact_created':
     case 'contact_updated': {
       const pushes = [message(event.name === 'contact_created' ? 'contact.created' : 'contact.updated')];
+      return (s) => (s.kind === 'user' && s.role !== null ? pushes : NOTHING);
+    }
+    case 'pipeline_card_created':
+    case 'pipeline_card_updated':
+    case 'pipeline_card_moved':
+    case 'pipeline_card_won':
+    case 'pipeline_card_lost':
+    case 'pipeline_card_reopened':
+    case 'pipeline_card_deleted': {
+      // Cards are the account's, not an inbox's: every member's board follows them
+      // (pipeline_card.moved and so on, `data` the card as the webhook carries it).
+      const pushes = [message(event.name.replace(/^pipeline_card_/, 'pipeline_card.'))];
       return (s) => (s.kind === 'user' && s.role !== null ? pushes : NOTHING);
     }
     default:

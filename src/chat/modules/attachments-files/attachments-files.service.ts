@@ -20,23 +20,44 @@ export interface AttachmentFile {
 }
 
 /**
+ * Another module's files served by the same route (card attachments): how to find one by its key,
+ * and which keys an account's deletion takes with it.
+ */
+export interface AttachmentFileSource {
+  findByStorageKey(
+    q: Q,
+    storageKey: string,
+  ): Promise<Pick<Attachment, 'file_name' | 'content_type' | 'file_type'> | undefined>;
+  keysOfAccount(q: Q, accountId: number): Promise<string[]>;
+}
+
+/**
  * Serves attachment files by storage key. The key (128 random bits) is the credential, like a
  * signed URL, so the route needs no token; the file name in the URL must match the stored one so
  * a key cannot be re-labelled. This module owns the `attachments` table: messages (and later
  * deal cards) record and list their attachment rows through it.
  */
 export class AttachmentFilesService {
+  private readonly sources: AttachmentFileSource[] = [];
+
   constructor(
     private readonly deps: ChatDeps,
     private readonly store: FileStore,
   ) {}
 
+  /** Serves another module's files at `/attachments/{key}/{name}` too (registered when modules are built). */
+  addSource(source: AttachmentFileSource): void {
+    this.sources.push(source);
+  }
+
   /**
    * Storage keys of the attachments that deleting an account, an inbox or a contact takes with
    * it. Read them inside the deleting transaction; remove the files after it commits.
    */
-  keysOfAccount(q: Q, accountId: number) {
-    return attachments.storageKeysOfAccount(q, accountId);
+  async keysOfAccount(q: Q, accountId: number) {
+    const own = await attachments.storageKeysOfAccount(q, accountId);
+    for (const source of this.sources) own.push(...(await source.keysOfAccount(q, accountId)));
+    return own;
   }
 
   keysOfInbox(q: Q, accountId: number, inboxId: number) {
@@ -75,7 +96,9 @@ export class AttachmentFilesService {
 
   async open(storageKey: string, fileName: string, rangeHeader: string | undefined): Promise<AttachmentFile> {
     if (!isStorageKey(storageKey)) throw notFound('File');
-    const row = await attachments.findAttachmentByStorageKey(this.deps.db, storageKey);
+    let row: Pick<Attachment, 'file_name' | 'content_type' | 'file_type'> | undefined =
+      await attachments.findAttachmentByStorageKey(this.deps.db, storageKey);
+    for (const source of this.sources) row ??= await source.findByStorageKey(this.deps.db, storageKey);
     if (!row || sanitizeFileName(row.file_name) !== fileName) throw notFound('File');
     const blob = await this.store.openRead(storageKey, (size) => (rangeHeader ? parseRange(rangeHeader, size) : null));
     if (!blob) throw notFound('File');

@@ -11,6 +11,14 @@ export const WEBHOOK_EVENTS = [
   'contact_created',
   'contact_updated',
   'webwidget_triggered',
+  // The sales pipeline (decisions.md §7): a superset of the spec's list.
+  'pipeline_card_created',
+  'pipeline_card_updated',
+  'pipeline_card_moved',
+  'pipeline_card_won',
+  'pipeline_card_lost',
+  'pipeline_card_reopened',
+  'pipeline_card_deleted',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

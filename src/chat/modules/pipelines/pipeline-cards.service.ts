@@ -1,0 +1,278 @@
+import { inTransaction } from '../../../core/db/transaction.js';
+import { HttpError, invalidField } from '../../../core/http/errors.js';
+import type { AccountContext, ChatDeps, Trx } from '../../context.js';
+import { changedAttributes } from '../contacts/contacts.events.js';
+import { fromMinorUnits, toMinorUnits } from './pipeline-cards.money.js';
+import { presentCard } from './pipeline-cards.presenter.js';
+import type { CardRecords, TimelineWrite } from './pipeline-cards.records.js';
+import { closeDateOf, currencyOf, type CardReferences } from './pipeline-cards.references.js';
+import * as repo from './pipeline-cards.repository.js';
+import { userNames } from './card-views.repository.js';
+import type { CardCreateBody, CardUpdateBody } from './pipeline-cards.schema.js';
+import type { CardView } from './pipeline-cards.views.js';
+import type { PipelinesService } from './pipelines.service.js';
+import type { PipelineCard, PipelineCardsTable } from './pipelines.tables.js';
+import type { Updateable } from 'kysely';
+
+const cleanTitle = (title: string) => {
+  const trimmed = title.trim();
+  if (trimmed === '') throw invalidField('title', "can't be blank");
+  return trimmed;
+};
+
+/** What changes on a card: the columns, and the timeline entries that record it. */
+export interface CardChange {
+  values: Updateable<PipelineCardsTable>;
+  timeline: Omit<TimelineWrite, 'card'>[];
+}
+
+/**
+ * Cards (deals): create, read, change, assign. Agents and administrators work cards; other modules
+ * (pipeline automations, lead scoring) join their own transaction through the optional `trx`.
+ * Each change writes its timeline entries and its event in the transaction of the change.
+ */
+export class PipelineCardsService {
+  constructor(
+    private readonly deps: ChatDeps,
+    private readonly records: CardRecords,
+    private readonly pipelines: PipelinesService,
+    private readonly references: CardReferences,
+  ) {}
+
+  /** A live card's view (404 for unknown, discarded, or another account's). */
+  async get(ctx: AccountContext, id: number, trx?: Trx): Promise<CardView> {
+    const q = trx ?? this.deps.db;
+    return this.records.view(q, ctx.accountId, await this.records.find(q, ctx, id));
+  }
+
+  async create(ctx: AccountContext, body: CardCreateBody, trx?: Trx): Promise<CardView> {
+    const title = cleanTitle(body.title);
+    const closeDate =
+      body.expected_close_date !== undefined
+        ? body.expected_close_date
+        : body.deadline
+          ? closeDateOf(body.deadline)
+          : null;
+    return inTransaction(this.deps.db, trx, async (trx) => {
+      const pipeline = await this.pipelines.find(trx, ctx.accountId, body.pipeline_id);
+      const stage = await this.pipelines.stageByKey(trx, ctx.accountId, body.pipeline_stage);
+      if (!stage || stage.pipeline_id !== pipeline.id)
+        throw invalidField('pipeline_stage', `must be a stage of pipeline ${pipeline.id}, as {pipeline_id}_{slug}`);
+      const conversation =
+        body.conversation_display_id == null
+          ? null
+          : await this.references.conversation(trx, ctx, body.conversation_display_id);
+      const contactId =
+        body.contact_id != null
+          ? await this.references.contact(trx, ctx, body.contact_id)
+          : (conversation?.contactId ?? null);
+      const ownerId = body.owner_id == null ? null : (await this.references.owner(trx, ctx, body.owner_id)).id;
+      const currencyField = body.item_details?.currency !== undefined ? 'item_details.currency' : 'currency';
+      const currencyInput = body.item_details?.currency ?? body.currency;
+      const currency =
+        currencyInput === undefined
+          ? await this.references.defaultCurrency(trx, ctx.accountId)
+          : currencyOf(currencyInput, currencyField);
+      const valueInput = body.item_details?.value ?? body.value ?? 0;
+      const valueField = body.item_details?.value !== undefined ? 'item_details.value' : 'value';
+      const valueMinor = toMinorUnits(valueInput, currency, valueField);
+      const now = Date.now();
+      const card = await repo.insertCard(trx, {
+        account_id: ctx.accountId,
+        pipeline_id: pipeline.id,
+        stage_id: stage.id,
+        title,
+        item_title: body.item_details?.title ?? null,
+        value_minor: valueMinor,
+        currency,
+        status: 'open',
+        position: await repo.nextPosition(trx, ctx.accountId, stage.id),
+        stage_version: 1,
+        stage_entered_at: now,
+        contact_id: contactId,
+        conversation_id: conversation?.id ?? null,
+        owner_id: ownerId,
+        expected_close_date: closeDate,
+        custom_attributes: JSON.stringify(body.custom_attributes ?? {}),
+        qualification_checklist: '{}',
+        lead_score: 0,
+        lead_score_overridden: 0,
+        won_note: null,
+        lost_reason: null,
+        closed_at: null,
+        deleted_at: null,
+        created_by: ctx.userId,
+        created_at: now,
+        updated_at: now,
+      });
+      const view = await this.records.view(trx, ctx.accountId, card);
+      await this.records.timeline(trx, ctx, [
+        {
+          card,
+          type: 'created',
+          data: { stage: { id: stage.key, name: stage.name }, value: fromMinorUnits(valueMinor, currency), currency },
+        },
+      ]);
+      await this.records.emit(trx, ctx, 'pipeline_card_created', [{ view, refs: {} }]);
+      return view;
+    });
+  }
+
+  /**
+   * Changes a card (PATCH). Writes `value_changed`, `owner_changed` and `score_overridden` entries
+   * as they apply, and one `pipeline_card_updated` with `changed_attributes`; a request that changes
+   * nothing writes nothing.
+   */
+  async update(ctx: AccountContext, id: number, body: CardUpdateBody, trx?: Trx): Promise<CardView> {
+    const title = body.title === undefined ? undefined : cleanTitle(body.title);
+    return inTransaction(this.deps.db, trx, async (trx) => {
+      const card = await this.records.find(trx, ctx, id);
+      const change: CardChange = { values: {}, timeline: [] };
+      if (title !== undefined && title !== card.title) change.values.title = title;
+      if (body.item_details?.title !== undefined && body.item_details.title !== card.item_title)
+        change.values.item_title = body.item_details.title;
+      this.changeValue(card, body, change);
+      if (body.owner_id !== undefined) await this.changeOwner(trx, ctx, card, body.owner_id, change);
+      if (body.contact_id !== undefined) {
+        const contactId = body.contact_id === null ? null : await this.references.contact(trx, ctx, body.contact_id);
+        if (contactId !== card.contact_id) change.values.contact_id = contactId;
+      }
+      if (body.conversation_display_id !== undefined) {
+        const conversationId =
+          body.conversation_display_id === null
+            ? null
+            : (await this.references.conversation(trx, ctx, body.conversation_display_id)).id;
+        if (conversationId !== card.conversation_id) change.values.conversation_id = conversationId;
+      }
+      if (body.expected_close_date !== undefined && body.expected_close_date !== card.expected_close_date)
+        change.values.expected_close_date = body.expected_close_date;
+      if (body.custom_attributes !== undefined) {
+        const attributes = JSON.stringify(body.custom_attributes);
+        if (attributes !== card.custom_attributes) change.values.custom_attributes = attributes;
+      }
+      if (body.lead_score !== undefined && (body.lead_score !== card.lead_score || !card.lead_score_overridden)) {
+        change.values.lead_score = body.lead_score;
+        change.values.lead_score_overridden = 1;
+        change.timeline.push({ type: 'score_overridden', data: { from: card.lead_score, to: body.lead_score } });
+      }
+      return this.applyChange(trx, ctx, card, change);
+    });
+  }
+
+  /** Sets (or, with null, clears) a card's owner: `PATCH .../assign`. */
+  async assign(ctx: AccountContext, id: number, ownerId: number | null, trx?: Trx): Promise<CardView> {
+    return inTransaction(this.deps.db, trx, async (trx) => {
+      const card = await this.records.find(trx, ctx, id);
+      const change: CardChange = { values: {}, timeline: [] };
+      await this.changeOwner(trx, ctx, card, ownerId, change);
+      return this.applyChange(trx, ctx, card, change);
+    });
+  }
+
+  /**
+   * Assigns many cards to one owner, all or nothing: an id that is unknown, discarded or of another
+   * account answers 404 and changes nothing. Cards already with that owner are left as they are.
+   */
+  async bulkAssign(ctx: AccountContext, ids: number[], ownerId: number | null, trx?: Trx): Promise<CardView[]> {
+    const unique = [...new Set(ids)];
+    return inTransaction(this.deps.db, trx, async (trx) => {
+      const cards = await repo.findCards(trx, ctx.accountId, unique);
+      if (cards.length !== unique.length) {
+        const found = new Set(cards.map((c) => c.id));
+        const missing = unique.filter((id) => !found.has(id));
+        throw new HttpError(404, 'not_found', `Pipeline cards not found: ${missing.join(', ')}`);
+      }
+      const owner = ownerId === null ? null : await this.references.owner(trx, ctx, ownerId);
+      const byId = new Map(cards.map((c) => [c.id, c]));
+      const result: PipelineCard[] = [];
+      for (const id of unique) {
+        const card = byId.get(id)!;
+        const change: CardChange = { values: {}, timeline: [] };
+        await this.changeOwner(trx, ctx, card, owner?.id ?? null, change, owner);
+        result.push((await this.applyChange(trx, ctx, card, change)).card);
+      }
+      return this.records.views(trx, ctx.accountId, result);
+    });
+  }
+
+  private changeValue(card: PipelineCard, body: CardUpdateBody, change: CardChange) {
+    const currencyInput = body.item_details?.currency ?? body.currency;
+    const valueInput = body.item_details?.value ?? body.value;
+    if (currencyInput === undefined && valueInput === undefined) return;
+    const currency =
+      currencyInput === undefined
+        ? card.currency
+        : currencyOf(currencyInput, body.item_details?.currency !== undefined ? 'item_details.currency' : 'currency');
+    const valueField = body.item_details?.value !== undefined ? 'item_details.value' : 'value';
+    const minor =
+      valueInput === undefined
+        ? toMinorUnits(fromMinorUnits(card.value_minor, card.currency), currency, 'currency')
+        : toMinorUnits(valueInput, currency, valueField);
+    if (minor === card.value_minor && currency === card.currency) return;
+    if (currency !== card.currency) change.values.currency = currency;
+    if (minor !== card.value_minor) change.values.value_minor = minor;
+    change.timeline.push({
+      type: 'value_changed',
+      data: {
+        from: fromMinorUnits(card.value_minor, card.currency),
+        to: fromMinorUnits(minor, currency),
+        from_currency: card.currency,
+        currency,
+      },
+    });
+  }
+
+  private async changeOwner(
+    trx: Trx,
+    ctx: AccountContext,
+    card: PipelineCard,
+    ownerId: number | null,
+    change: CardChange,
+    known?: { id: number; name: string } | null,
+  ) {
+    if (ownerId === card.owner_id) return;
+    const owner = ownerId === null ? null : (known ?? (await this.references.owner(trx, ctx, ownerId)));
+    const previous =
+      card.owner_id === null
+        ? null
+        : { id: card.owner_id, name: (await userNames(trx, [card.owner_id])).get(card.owner_id) ?? null };
+    change.values.owner_id = owner?.id ?? null;
+    change.timeline.push({ type: 'owner_changed', data: { from_owner: previous, to_owner: owner } });
+  }
+
+  /**
+   * Writes a change, its timeline entries and one `pipeline_card_updated` (with
+   * `changed_attributes`); a change without values writes nothing. Returns the card's view.
+   */
+  async applyChange(trx: Trx, ctx: AccountContext, card: PipelineCard, change: CardChange): Promise<CardView> {
+    if (Object.keys(change.values).length === 0) return this.records.view(trx, ctx.accountId, card);
+    const now = Date.now();
+    const before = await this.records.view(trx, ctx.accountId, card);
+    const updated = await repo.updateCard(trx, card, { ...change.values, updated_at: now });
+    const view = await this.records.view(trx, ctx.accountId, updated);
+    await this.records.timeline(
+      trx,
+      ctx,
+      change.timeline.map((t) => ({ ...t, card })),
+      now,
+    );
+    const previous = presentCard(before) as Record<string, unknown>;
+    const current = presentCard(view) as Record<string, unknown>;
+    const keys = Object.keys(current).filter((k) => k !== 'updated_at');
+    const changed = changedAttributes(
+      Object.fromEntries(keys.map((k) => [k, previous[k]])),
+      Object.fromEntries(keys.map((k) => [k, current[k]])),
+    );
+    await this.records.emit(trx, ctx, 'pipeline_card_updated', [
+      {
+        view,
+        refs: {
+          changed: changed.flatMap((c) => Object.keys(c)),
+          ...(change.values.owner_id !== undefined ? { previousOwnerId: card.owner_id } : {}),
+        },
+        extra: { changed_attributes: changed },
+      },
+    ]);
+    return view;
+  }
+}

@@ -1,0 +1,90 @@
+import type { ChatModule } from '../../modules.js';
+import { cardAttachmentsRoutes } from './card-attachments.routes.js';
+import { CardAttachmentsService } from './card-attachments.service.js';
+import { CardDealsService } from './card-deals.service.js';
+import { CardLifecycleService } from './card-lifecycle.service.js';
+import { CardMovesService } from './card-moves.service.js';
+import { CardScoringService } from './card-scoring.service.js';
+import { CardTimelineService } from './card-timeline.service.js';
+import { cardWorkRoutes } from './card-work.routes.js';
+import type { PipelineCardEvents } from './pipeline-cards.events.js';
+import { CardQueries } from './pipeline-cards.queries.js';
+import { CardRecords } from './pipeline-cards.records.js';
+import { CardReferences } from './pipeline-cards.references.js';
+import { pipelineCardsRoutes } from './pipeline-cards.routes.js';
+import { PipelineCardsService } from './pipeline-cards.service.js';
+import { migration0020Pipelines } from './pipelines.migration.js';
+import { pipelinesRoutes } from './pipelines.routes.js';
+import { PipelinesService } from './pipelines.service.js';
+import type { PipelineTables } from './pipelines.tables.js';
+
+declare module '../../container.js' {
+  interface ChatServices {
+    pipelines: PipelinesService;
+    /** Create, change, assign (and the building block other modules join: applyChange). */
+    pipelineCards: PipelineCardsService;
+    pipelineCardQueries: CardQueries;
+    pipelineCardMoves: CardMovesService;
+    pipelineDeals: CardDealsService;
+    pipelineCardLifecycle: CardLifecycleService;
+    pipelineCardTimeline: CardTimelineService;
+    pipelineCardAttachments: CardAttachmentsService;
+    /** The checklist and the score; lead scoring plugs its scorer in with `useScorer`. */
+    pipelineCardScoring: CardScoringService;
+  }
+}
+
+declare module '../../db/schema.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the tables come from PipelineTables
+  interface ChatDatabase extends PipelineTables {}
+}
+
+declare module '../../events.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the events come from PipelineCardEvents
+  interface ChatEvents extends PipelineCardEvents {}
+}
+
+/**
+ * The sales pipeline (issue 11, decisions.md §7): pipelines and stages, cards (deals) with value,
+ * owner, contact and deal status, their timeline, attachments and qualification checklist. Events
+ * `pipeline_card_*` go through the outbox to webhooks, /cable, lead scoring and pipeline automations.
+ */
+export const pipelinesModule: ChatModule = {
+  name: 'pipelines',
+  migrations: { '0020_pipelines': migration0020Pipelines },
+  services: (deps, built) => {
+    const records = new CardRecords(deps, built.accounts);
+    const references = new CardReferences({
+      accounts: built.accounts,
+      agents: built.agents,
+      contacts: built.contacts,
+      conversations: built.conversations,
+    });
+    const pipelines = new PipelinesService(deps, records);
+    const pipelineCards = new PipelineCardsService(deps, records, pipelines, references);
+    const pipelineCardTimeline = new CardTimelineService(deps, records);
+    const pipelineCardAttachments = new CardAttachmentsService(deps, records);
+    // Card files are served by the attachment file route, and go with their account.
+    built.attachmentFiles.addSource(pipelineCardAttachments);
+    const pipelineCardScoring = new CardScoringService(deps, records, pipelineCards);
+    return {
+      pipelines,
+      pipelineCards,
+      pipelineCardQueries: new CardQueries(
+        deps,
+        records,
+        pipelines,
+        pipelineCardTimeline,
+        pipelineCardAttachments,
+        pipelineCardScoring,
+      ),
+      pipelineCardMoves: new CardMovesService(deps, records, pipelines),
+      pipelineDeals: new CardDealsService(deps, records),
+      pipelineCardLifecycle: new CardLifecycleService(deps, records),
+      pipelineCardTimeline,
+      pipelineCardAttachments,
+      pipelineCardScoring,
+    };
+  },
+  routes: [pipelinesRoutes, pipelineCardsRoutes, cardWorkRoutes, cardAttachmentsRoutes],
+};
