@@ -280,7 +280,7 @@ const commands: Record<string, (config: Config, args: string[], options: Options
       }
       done.push(`${name}: ${path.basename(file)}`);
     }
-    for (const key of ['finance-jwt.key', 'finance-encryption.key']) {
+    for (const key of ['finance-jwt.key', 'finance-encryption.key', 'chat-encryption.key']) {
       const file = path.join(config.dataDir, key);
       if (fs.existsSync(file)) {
         fs.copyFileSync(file, path.join(dir, key));

@@ -45,6 +45,13 @@ const EnvSchema = Type.Object({
   FINANCE_SIGNUP: oneOf(SIGNUP_MODES, 'open'),
   PLATFORM_TOKEN: Type.Optional(secret(16)),
   PUBLIC_URL: Type.Optional(httpUrl()),
+  CHAT_ENCRYPTION_KEY: Type.Optional(secret(32)),
+  INTEGRATIONS_TIMEOUT_SECONDS: Type.Number({
+    minimum: 0.05,
+    maximum: 600,
+    default: 30,
+    errorMessage: 'must be a number of seconds from 0.05 to 600',
+  }),
   WEBHOOK_ALLOWED_HOSTS: Type.String({ default: '' }),
   WEBHOOK_RETRY_DELAYS: Type.String({
     default: '10,60,300',
@@ -90,6 +97,12 @@ export interface Config {
     /** Base URL used in links the service hands out (attachment URLs, SSO links). */
     readonly publicUrl: string;
     readonly platformToken?: string;
+    /** Encrypts secrets at rest (integration API keys); null: generated once in DATA_DIR/chat-encryption.key. */
+    readonly encryptionKey: string | null;
+  };
+  readonly integrations: {
+    /** How long a call to an integration's endpoint (an OpenAI-compatible API) may take, in ms. */
+    readonly timeoutMs: number;
   };
   readonly finance: {
     readonly port: number;
@@ -174,7 +187,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       databaseUrl: parsed.CHAT_DATABASE_URL ?? `sqlite://${path.join(dataDir, 'chat.sqlite')}`,
       publicUrl: (parsed.PUBLIC_URL ?? `http://localhost:${chatPort}`).replace(/\/+$/, ''),
       platformToken: parsed.PLATFORM_TOKEN,
+      encryptionKey: parsed.CHAT_ENCRYPTION_KEY ?? null,
     }),
+    integrations: Object.freeze({ timeoutMs: Math.round(parsed.INTEGRATIONS_TIMEOUT_SECONDS * 1000) }),
     finance: Object.freeze({
       port: parsed.FINANCE_PORT,
       databaseUrl: parsed.FINANCE_DATABASE_URL ?? `sqlite://${path.join(dataDir, 'finance.sqlite')}`,

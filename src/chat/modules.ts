@@ -10,6 +10,7 @@ import { pipelinesModule } from './modules/pipelines/pipelines.module.js';
 import { helpCenterModule } from './modules/help-center/help-center.module.js';
 import { customAttributesModule } from './modules/custom-attributes/custom-attributes.module.js';
 import { customFiltersModule } from './modules/custom-filters/custom-filters.module.js';
+import { integrationsModule } from './modules/integrations/integrations.module.js';
 import type { ChatDatabase } from './db/schema.js';
 import type { ChatEvents } from './events.js';
 import type { ChatRoutes } from './routes.js';
@@ -31,6 +32,7 @@ export const chatModules: readonly ChatModule[] = [
   helpCenterModule,
   customAttributesModule,
   customFiltersModule,
+  integrationsModule,
 ];
 
 /** Every migration of the conversation service, in order. */
