@@ -17,6 +17,7 @@ import {
 } from './helpers/factories.js';
 import { call, client, type Reply } from './helpers/http.js';
 import { buildChatTestApp, type ChatTestApp } from './helpers/test-app.js';
+import { FakeOpenAi } from './helpers/fake-openai.js';
 
 /**
  * Every route of the conversation service, taken from its own OpenAPI document, against the rules
@@ -30,6 +31,11 @@ import { buildChatTestApp, type ChatTestApp } from './helpers/test-app.js';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 type Resource =
+  | 'pipeline'
+  | 'stage'
+  | 'lastStage'
+  | 'card'
+  | 'cardAttachment'
   | 'inbox'
   | 'contact'
   | 'conversation'
@@ -45,7 +51,17 @@ type Resource =
   | 'publicInbox'
   | 'publicContact'
   | 'publicConversation'
-  | 'publicMessage';
+  | 'label'
+  | 'otherContact'
+  | 'publicMessage'
+  | 'cannedResponse'
+  | 'customFilter'
+  | 'customAttribute'
+  | 'campaign'
+  | 'portal'
+  | 'category'
+  | 'article'
+  | 'integrationHook';
 
 /** The records of one side (the owner's, or the outsider's) that paths and bodies name. */
 type Ids = Record<Resource, string | number>;
@@ -61,6 +77,8 @@ interface RouteRule {
   body?: (ids: Ids) => Record<string, unknown>;
   /** Ids inside the body that must be 404 when they belong to another account. */
   bodyIds?: Resource[];
+  /** A query string the path needs (`{accountId}` is the caller's account), e.g. `account_id={accountId}`. */
+  query?: string;
 }
 
 const unique = () => randomBytes(4).toString('hex');
@@ -75,12 +93,127 @@ const ruleBody = () => ({
   actions: [{ action_name: 'add_label', action_params: ['triage'] }],
 });
 const pubContact = { inbox_identifier: 'publicInbox', contact_identifier: 'publicContact' } as const;
+const campaignBody = (inboxId: string | number) => ({
+  title: `Campaign ${unique()}`,
+  campaign_type: 'one_off',
+  inbox_id: inboxId,
+  message: 'Hello {{contact.name}}',
+  scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+  audience: [{ type: 'Label', id: 'vip' }],
+});
 const pubConversation = { ...pubContact, conversation_id: 'publicConversation' } as const;
+const customFilterBody = () => ({
+  name: `Filter ${unique()}`,
+  filter_type: 'conversation',
+  query: { payload: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }] },
+});
+const customAttributeBody = () => ({
+  attribute_display_name: 'Routes attribute',
+  attribute_display_type: 'text',
+  attribute_key: `routes_${unique()}`,
+  attribute_model: 'contact_attribute',
+});
+
+/** The sales pipeline (src/chat/modules/pipelines): the seeded card sits alone in the second stage. */
+const PIPELINE_ROUTES: Record<string, RouteRule> = {
+  [`GET ${A}/pipelines`]: { auth: 'account' },
+  [`POST ${A}/pipelines`]: {
+    auth: 'account',
+    admin: true,
+    body: () => ({ name: `Pipeline ${unique()}`, stages: { a: { name: 'Lead' } } }),
+  },
+  [`GET ${A}/pipelines/{id}`]: { auth: 'account', params: { id: 'pipeline' } },
+  [`PATCH ${A}/pipelines/{id}`]: {
+    auth: 'account',
+    admin: true,
+    params: { id: 'pipeline' },
+    body: () => ({ description: 'Updated' }),
+  },
+  [`DELETE ${A}/pipelines/{id}`]: { auth: 'account', admin: true, params: { id: 'pipeline' } },
+  [`GET ${A}/pipelines/{pipeline_id}/stages`]: { auth: 'account', params: { pipeline_id: 'pipeline' } },
+  [`GET ${A}/pipeline_cards`]: { auth: 'account' },
+  [`POST ${A}/pipeline_cards`]: {
+    auth: 'account',
+    body: (ids) => ({
+      title: `Deal ${unique()}`,
+      pipeline_id: ids.pipeline,
+      pipeline_stage: ids.stage,
+      contact_id: ids.contact,
+      conversation_display_id: ids.conversation,
+      owner_id: ids.agent,
+      item_details: { title: 'Plan', value: 1234.56, currency: 'BRL' },
+    }),
+    bodyIds: ['pipeline', 'contact', 'conversation', 'agent'],
+  },
+  [`POST ${A}/pipeline_cards/reorder`]: {
+    auth: 'account',
+    body: (ids) => ({ card_ids: [ids.card] }),
+    bodyIds: ['card'],
+  },
+  [`GET ${A}/pipeline_cards/{id}`]: { auth: 'account', params: { id: 'card' } },
+  [`PATCH ${A}/pipeline_cards/{id}`]: {
+    auth: 'account',
+    params: { id: 'card' },
+    body: (ids) => ({ title: 'Renamed deal', owner_id: ids.agent, contact_id: ids.contact }),
+    bodyIds: ['agent', 'contact'],
+  },
+  [`DELETE ${A}/pipeline_cards/{id}`]: { auth: 'account', params: { id: 'card' } },
+  [`POST ${A}/pipeline_cards/{id}/move_to_stage`]: {
+    auth: 'account',
+    params: { id: 'card' },
+    body: (ids) => ({ pipeline_stage: ids.lastStage }),
+  },
+  [`PATCH ${A}/pipeline_cards/{id}/update_qualification_checklist`]: {
+    auth: 'account',
+    params: { id: 'card' },
+    body: () => ({ qualification_checklist: { budget: { name: 'Budget', checked: true, points: 10 } } }),
+  },
+  [`POST ${A}/pipeline_cards/{id}/recalculate_score`]: { auth: 'account', params: { id: 'card' } },
+  [`POST ${A}/pipeline/cards/{id}/deal_status/mark_won`]: {
+    auth: 'account',
+    params: { id: 'card' },
+    body: () => ({ won_note: 'Signed' }),
+  },
+  [`POST ${A}/pipeline/cards/{id}/deal_status/mark_lost`]: {
+    auth: 'account',
+    params: { id: 'card' },
+    body: () => ({ lost_reason: 'Price' }),
+  },
+  [`POST ${A}/pipeline/cards/{id}/deal_status/reopen`]: { auth: 'account', params: { id: 'card' } },
+  [`GET ${A}/pipeline/cards/{id}/timeline`]: { auth: 'account', params: { id: 'card' } },
+  [`POST ${A}/pipeline/cards/{id}/notes`]: {
+    auth: 'account',
+    params: { id: 'card' },
+    body: () => ({ content: 'Called the client' }),
+  },
+  [`PATCH ${A}/pipeline/cards/{id}/assign`]: {
+    auth: 'account',
+    params: { id: 'card' },
+    body: (ids) => ({ owner_id: ids.agent }),
+    bodyIds: ['agent'],
+  },
+  [`POST ${A}/pipeline/cards/bulk_assign`]: {
+    auth: 'account',
+    body: (ids) => ({ card_ids: [ids.card], owner_id: ids.agent }),
+    bodyIds: ['card', 'agent'],
+  },
+  [`GET ${A}/pipeline/cards/discarded`]: { auth: 'account' },
+  [`POST ${A}/pipeline/cards/{id}/restore`]: { auth: 'account', params: { id: 'card' } },
+  [`DELETE ${A}/pipeline/cards/{id}/permanently_delete`]: { auth: 'account', admin: true, params: { id: 'card' } },
+  [`GET ${A}/pipeline/cards/{card_id}/attachments`]: { auth: 'account', params: { card_id: 'card' } },
+  [`POST ${A}/pipeline/cards/{card_id}/attachments`]: { auth: 'account', params: { card_id: 'card' } },
+  [`DELETE ${A}/pipeline/cards/{card_id}/attachments/{id}`]: {
+    auth: 'account',
+    params: { card_id: 'card', id: 'cardAttachment' },
+  },
+};
 
 const ROUTES: Record<string, RouteRule> = {
+  ...PIPELINE_ROUTES,
   'GET /api': { auth: 'none' },
   'GET /attachments/{key}/{name}': { auth: 'none' },
   'POST /auth/sign_in': { auth: 'none', body: () => ({ email: 'nobody@example.test', password: 'wrong password' }) },
+  'DELETE /auth/sign_out': { auth: 'user' },
   'GET /api/v1/profile': { auth: 'user' },
 
   [`POST ${P}/accounts`]: { auth: 'platform', body: () => ({ name: 'Created' }) },
@@ -138,6 +271,8 @@ const ROUTES: Record<string, RouteRule> = {
     body: () => ({ greeting_message: 'Hello' }),
   },
   [`DELETE ${A}/inboxes/{id}`]: { auth: 'account', admin: true, params: { id: 'inbox' } },
+  [`GET ${A}/inboxes/{id}/agent_bot`]: { auth: 'account', params: { id: 'inbox' } },
+  [`GET ${A}/inboxes/{id}/webhook_deliveries`]: { auth: 'account', admin: true, params: { id: 'inbox' } },
   [`POST ${A}/inboxes/{id}/set_agent_bot`]: {
     auth: 'account',
     admin: true,
@@ -182,6 +317,33 @@ const ROUTES: Record<string, RouteRule> = {
   [`DELETE ${A}/contacts/{id}`]: { auth: 'account', admin: true, params: { id: 'contact' } },
   [`GET ${A}/contacts/{id}/labels`]: { auth: 'account', params: { id: 'contact' } },
   [`POST ${A}/contacts/{id}/labels`]: { auth: 'account', params: { id: 'contact' }, body: () => ({ labels: ['vip'] }) },
+  [`GET ${A}/contacts/{id}/conversations`]: { auth: 'account', params: { id: 'contact' } },
+  [`GET ${A}/contacts/{id}/contactable_inboxes`]: { auth: 'account', params: { id: 'contact' } },
+  [`POST ${A}/contacts/filter`]: {
+    auth: 'account',
+    body: () => ({
+      payload: [{ attribute_key: 'phone_number', filter_operator: 'equal_to', values: ['5511999990001'] }],
+    }),
+  },
+  [`POST ${A}/actions/contact_merge`]: {
+    auth: 'account',
+    body: (ids) => ({ base_contact_id: ids.contact, mergee_contact_id: ids.otherContact }),
+    bodyIds: ['contact', 'otherContact'],
+  },
+  [`GET ${A}/labels`]: { auth: 'account' },
+  [`POST ${A}/labels`]: {
+    auth: 'account',
+    admin: true,
+    body: () => ({ title: `label-${unique()}`, color: '#00aa00' }),
+  },
+  [`GET ${A}/labels/{id}`]: { auth: 'account', params: { id: 'label' } },
+  [`PATCH ${A}/labels/{id}`]: {
+    auth: 'account',
+    admin: true,
+    params: { id: 'label' },
+    body: () => ({ description: 'Described', show_on_sidebar: true }),
+  },
+  [`DELETE ${A}/labels/{id}`]: { auth: 'account', admin: true, params: { id: 'label' } },
   [`POST ${A}/contacts/{id}/contact_inboxes`]: {
     auth: 'account',
     params: { id: 'contact' },
@@ -278,6 +440,11 @@ const ROUTES: Record<string, RouteRule> = {
     params: conversationIn,
     body: () => ({ labels: ['billing'] }),
   },
+  [`POST ${A}/conversations/{id}/custom_attributes`]: {
+    auth: 'account',
+    params: conversationIn,
+    body: () => ({ custom_attributes: { order_id: '12345' } }),
+  },
   [`POST ${A}/conversations/{id}/assignments`]: {
     auth: 'account',
     params: conversationIn,
@@ -288,6 +455,11 @@ const ROUTES: Record<string, RouteRule> = {
     auth: 'account',
     params: conversationIn,
     body: () => ({ content: 'Hello', private: true }),
+  },
+  [`PATCH ${A}/conversations/{id}/messages/{message_id}`]: {
+    auth: 'account',
+    params: { id: 'conversation', message_id: 'message' },
+    body: () => ({ status: 'delivered' }),
   },
   [`DELETE ${A}/conversations/{id}/messages/{message_id}`]: {
     auth: 'account',
@@ -322,6 +494,7 @@ const ROUTES: Record<string, RouteRule> = {
   [`DELETE ${A}/automation_rules/{id}`]: { auth: 'account', admin: true, params: { id: 'automationRule' } },
   [`GET ${A}/automation_rules/{id}/runs`]: { auth: 'account', admin: true, params: { id: 'automationRule' } },
 
+  ['GET /public/api/v1/inboxes/{inbox_identifier}']: { auth: 'public', params: { inbox_identifier: 'publicInbox' } },
   [`POST ${PUB}`]: { auth: 'public', params: { inbox_identifier: 'publicInbox' }, body: () => ({ name: 'Visitor' }) },
   [`GET ${PUB}/{contact_identifier}`]: { auth: 'public', params: pubContact },
   [`PATCH ${PUB}/{contact_identifier}`]: { auth: 'public', params: pubContact, body: () => ({ name: 'Visitor 2' }) },
@@ -356,7 +529,159 @@ const ROUTES: Record<string, RouteRule> = {
     params: pubContact,
     body: () => ({ name: 'webwidget.triggered' }),
   },
+
+  [`GET ${A}/canned_responses`]: { auth: 'account' },
+  [`POST ${A}/canned_responses`]: { auth: 'account', body: () => ({ short_code: `code-${unique()}`, content: 'Hi' }) },
+  [`PATCH ${A}/canned_responses/{id}`]: {
+    auth: 'account',
+    params: { id: 'cannedResponse' },
+    body: () => ({ content: 'Updated' }),
+  },
+  [`DELETE ${A}/canned_responses/{id}`]: { auth: 'account', params: { id: 'cannedResponse' } },
+
+  // Saved filters belong to their user: the outsider's are another user's too.
+  [`GET ${A}/custom_filters`]: { auth: 'account' },
+  [`POST ${A}/custom_filters`]: { auth: 'account', body: () => customFilterBody() },
+  [`GET ${A}/custom_filters/{id}`]: { auth: 'account', params: { id: 'customFilter' } },
+  [`PATCH ${A}/custom_filters/{id}`]: {
+    auth: 'account',
+    params: { id: 'customFilter' },
+    body: () => ({ name: 'Renamed filter' }),
+  },
+  [`DELETE ${A}/custom_filters/{id}`]: { auth: 'account', params: { id: 'customFilter' } },
+  [`GET ${A}/custom_attribute_definitions`]: { auth: 'account' },
+  [`POST ${A}/custom_attribute_definitions`]: { auth: 'account', admin: true, body: () => customAttributeBody() },
+  [`GET ${A}/custom_attribute_definitions/{id}`]: { auth: 'account', params: { id: 'customAttribute' } },
+  [`PATCH ${A}/custom_attribute_definitions/{id}`]: {
+    auth: 'account',
+    admin: true,
+    params: { id: 'customAttribute' },
+    body: () => ({ attribute_display_name: 'Renamed attribute' }),
+  },
+  [`DELETE ${A}/custom_attribute_definitions/{id}`]: {
+    auth: 'account',
+    admin: true,
+    params: { id: 'customAttribute' },
+  },
+
+  [`GET ${A}/campaigns`]: { auth: 'account', admin: true },
+  [`POST ${A}/campaigns`]: {
+    auth: 'account',
+    admin: true,
+    body: (ids) => campaignBody(ids.inbox),
+    bodyIds: ['inbox'],
+  },
+  [`GET ${A}/campaigns/{id}`]: { auth: 'account', admin: true, params: { id: 'campaign' } },
+  [`PATCH ${A}/campaigns/{id}`]: {
+    auth: 'account',
+    admin: true,
+    params: { id: 'campaign' },
+    body: () => ({ title: 'Renamed' }),
+  },
+  [`DELETE ${A}/campaigns/{id}`]: { auth: 'account', admin: true, params: { id: 'campaign' } },
+  ['GET /public/api/v1/inboxes/{inbox_identifier}/campaigns']: {
+    auth: 'public',
+    params: { inbox_identifier: 'publicInbox' },
+  },
+
+  ...helpCenterRoutes(),
+  ['GET /hc/{slug}']: { auth: 'public' },
+  ['GET /hc/{slug}/{locale}']: { auth: 'public' },
+  ['GET /hc/{slug}/{locale}/categories/{category_slug}']: { auth: 'public' },
+  ['GET /hc/{slug}/articles/{article_slug}']: { auth: 'public' },
+  ['GET /public/api/v1/portals/{slug}/articles']: { auth: 'public' },
+
+  [`GET ${A}/integrations/apps`]: { auth: 'account' },
+  [`GET ${A}/integrations/apps/{id}`]: { auth: 'account' },
+  [`POST ${A}/integrations/hooks`]: {
+    auth: 'account',
+    admin: true,
+    body: (ids) => ({
+      app_id: 'openai',
+      inbox_id: ids.inbox,
+      settings: { api_key: 'sk-routes', base_url: fakeAi.baseUrl },
+    }),
+    bodyIds: ['inbox'],
+  },
+  [`GET ${A}/integrations/hooks/{id}`]: { auth: 'account', params: { id: 'integrationHook' } },
+  [`PATCH ${A}/integrations/hooks/{id}`]: {
+    auth: 'account',
+    admin: true,
+    params: { id: 'integrationHook' },
+    body: () => ({ settings: { model: 'gpt-4o' } }),
+  },
+  [`DELETE ${A}/integrations/hooks/{id}`]: { auth: 'account', admin: true, params: { id: 'integrationHook' } },
+  [`POST ${A}/integrations/hooks/{id}/process`]: {
+    auth: 'account',
+    params: { id: 'integrationHook' },
+    body: (ids) => ({ event: { name: 'summarize', data: { conversation_display_id: ids.conversation } } }),
+    bodyIds: ['conversation'],
+  },
+  [`POST ${A}/integrations/hooks/{id}/process_event`]: {
+    auth: 'account',
+    params: { id: 'integrationHook' },
+    body: (ids) => ({ event: { name: 'summarize', data: { conversation_display_id: ids.conversation } } }),
+    bodyIds: ['conversation'],
+  },
 };
+
+/** The help center's management routes at Chatwoot's `{A}/portals...` and the spec's `/api/v1/portals...?account_id=`. */
+function helpCenterRoutes(): Record<string, RouteRule> {
+  const portal = { portal_id: 'portal' } as const;
+  const category = { ...portal, category_id: 'category' } as const;
+  const article = { ...portal, article_id: 'article' } as const;
+  const rules: [string, RouteRule][] = [
+    ['GET /portals', { auth: 'account' }],
+    ['POST /portals', { auth: 'account', admin: true, body: () => ({ name: 'Docs', slug: `docs-${unique()}` }) }],
+    ['GET /portals/{portal_id}', { auth: 'account', params: portal }],
+    [
+      'PATCH /portals/{portal_id}',
+      { auth: 'account', admin: true, params: portal, body: () => ({ header_text: 'Welcome' }) },
+    ],
+    ['DELETE /portals/{portal_id}', { auth: 'account', admin: true, params: portal }],
+    ['GET /portals/{portal_id}/categories', { auth: 'account', params: portal }],
+    [
+      'POST /portals/{portal_id}/categories',
+      { auth: 'account', admin: true, params: portal, body: () => ({ name: `Category ${unique()}` }) },
+    ],
+    ['GET /portals/{portal_id}/categories/{category_id}', { auth: 'account', params: category }],
+    [
+      'PATCH /portals/{portal_id}/categories/{category_id}',
+      { auth: 'account', admin: true, params: category, body: () => ({ description: 'About' }) },
+    ],
+    ['DELETE /portals/{portal_id}/categories/{category_id}', { auth: 'account', admin: true, params: category }],
+    ['GET /portals/{portal_id}/articles', { auth: 'account', params: portal }],
+    [
+      'POST /portals/{portal_id}/articles',
+      {
+        auth: 'account',
+        admin: true,
+        params: portal,
+        body: (ids) => ({ title: `Article ${unique()}`, content: 'Body', category_id: ids.category }),
+        bodyIds: ['category'],
+      },
+    ],
+    ['GET /portals/{portal_id}/articles/{article_id}', { auth: 'account', params: article }],
+    [
+      'PATCH /portals/{portal_id}/articles/{article_id}',
+      {
+        auth: 'account',
+        admin: true,
+        params: article,
+        body: (ids) => ({ description: 'Updated', category_id: ids.category }),
+        bodyIds: ['category'],
+      },
+    ],
+    ['DELETE /portals/{portal_id}/articles/{article_id}', { auth: 'account', admin: true, params: article }],
+  ];
+  const out: Record<string, RouteRule> = {};
+  for (const [key, rule] of rules) {
+    const [method, path] = key.split(' ');
+    out[`${method} ${A}${path}`] = rule;
+    out[`${method} /api/v1${path}`] = { ...rule, query: 'account_id={accountId}' };
+  }
+  return out;
+}
 
 interface JsonSchema {
   type?: string | string[];
@@ -376,6 +701,12 @@ interface Operation {
 /** Every table a request could change (rate-limit counters excepted: refused sign-ins count). */
 const TABLES = [
   'outbox_events',
+  'pipelines',
+  'pipeline_stages',
+  'pipeline_cards',
+  'pipeline_stage_counts',
+  'pipeline_card_timeline',
+  'pipeline_card_attachments',
   'webhook_deliveries',
   'outgoing_emails',
   'webhooks',
@@ -399,6 +730,18 @@ const TABLES = [
   'messages',
   'attachments',
   'taggings',
+  'labels',
+  'user_sessions',
+  'canned_responses',
+  'custom_filters',
+  'custom_attribute_definitions',
+  'campaigns',
+  'campaign_counters',
+  'campaign_recipients',
+  'help_portals',
+  'help_categories',
+  'help_articles',
+  'integration_hooks',
 ] as const satisfies readonly (keyof ChatDatabase)[];
 
 let t: ChatTestApp;
@@ -409,6 +752,52 @@ let agent: { token: string };
 let mine: Ids;
 let theirs: Ids;
 let otherAppToken: string;
+let fakeAi: FakeOpenAi;
+
+/** A pipeline of three stages with one card (contact, owner, an attachment) alone in the second. */
+async function seedPipeline(account: TestAccount, contactId: number, ownerId: number) {
+  const api = client(t.app, account.admin.token);
+  const pipeline = (
+    await api.post(`${account.path}/pipelines`, {
+      name: 'Routes pipeline',
+      stages: { a: { name: 'Lead' }, b: { name: 'Qualified' }, c: { name: 'Proposal' } },
+    })
+  ).body.data;
+  const card = (
+    await api.post(`${account.path}/pipeline_cards`, {
+      title: 'Routes deal',
+      pipeline_id: pipeline?.id,
+      pipeline_stage: pipeline?.stages?.[1]?.id,
+      contact_id: contactId,
+      owner_id: ownerId,
+      value: 10,
+    })
+  ).body.data;
+  const form = new FormData();
+  form.append('file', new Blob(['hello'], { type: 'text/plain' }), 'notes.txt');
+  const request = new Request('http://local/', { method: 'POST', body: form });
+  const upload = await t.app.inject({
+    method: 'POST',
+    url: `${account.path}/pipeline/cards/${card?.id}/attachments`,
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type')!, api_access_token: account.admin.token },
+  });
+  const attachment = upload.json().data;
+  for (const [id, res] of [
+    [pipeline?.id, pipeline],
+    [card?.id, card],
+    [attachment?.id, upload.body],
+  ]) {
+    expect(id, JSON.stringify(res)).toEqual(expect.any(Number));
+  }
+  return {
+    pipeline: pipeline.id as number,
+    stage: pipeline.stages[0].id as string,
+    lastStage: pipeline.stages[2].id as string,
+    card: card.id as number,
+    cardAttachment: attachment.id as number,
+  };
+}
 
 /** The records an account's routes name: one of each, and (for the outsider) `conversations` of them. */
 async function seed(account: TestAccount, conversations: number): Promise<Ids> {
@@ -437,6 +826,32 @@ async function seed(account: TestAccount, conversations: number): Promise<Ids> {
     })
   ).body;
   const rule = (await api.post(`${account.path}/automation_rules`, ruleBody())).body;
+  const label = (await api.post(`${account.path}/labels`, { title: `seeded-${unique()}` })).body;
+  const integrationHook = (
+    await api.post(`${account.path}/integrations/hooks`, {
+      app_id: 'openai',
+      settings: { api_key: 'sk-routes', base_url: fakeAi.baseUrl },
+    })
+  ).body;
+  const otherContact = await newContact(t, account, { name: 'Merged away' });
+  const canned = (await api.post(`${account.path}/canned_responses`, { short_code: `c-${unique()}`, content: 'Hi' }))
+    .body;
+  const customFilter = (await api.post(`${account.path}/custom_filters`, customFilterBody())).body;
+  const customAttribute = (await api.post(`${account.path}/custom_attribute_definitions`, customAttributeBody())).body;
+  // As many campaigns as conversations: the outsider's last number names nothing in the owner's account.
+  let campaign = { id: 0 };
+  for (let i = 0; i < conversations; i++)
+    campaign = (await api.post(`${account.path}/campaigns`, campaignBody(inbox.id))).body;
+  const pipeline = await seedPipeline(account, contact.contact.id, member.id);
+  const portal = (await api.post(`${account.path}/portals`, { name: 'Routes KB', slug: `routes-${unique()}` })).body;
+  const category = (await api.post(`${account.path}/portals/${portal.id}/categories`, { name: 'Routes' })).body.payload;
+  const article = (
+    await api.post(`${account.path}/portals/${portal.id}/articles`, {
+      title: 'Routes',
+      content: 'x',
+      category_id: category.id,
+    })
+  ).body.payload;
   const publicContact = await newPublicContact(t, inbox.inbox_identifier!);
   const publicConversation = await newPublicConversation(t, inbox.inbox_identifier!, publicContact.source_id);
   const publicMessage = await call(t.app, {
@@ -457,6 +872,15 @@ async function seed(account: TestAccount, conversations: number): Promise<Ids> {
     [webhookId, webhook],
     [ruleId, rule],
     [platformBot.id, platformBot],
+    [label.id, label],
+    [canned.id, canned],
+    [customFilter.id, customFilter],
+    [customAttribute.id, customAttribute],
+    [campaign.id, campaign],
+    [portal.id, portal],
+    [category.id, category],
+    [article.id, article],
+    [integrationHook.id, integrationHook],
   ]) {
     expect(id, JSON.stringify(res)).toEqual(expect.any(Number));
   }
@@ -477,11 +901,24 @@ async function seed(account: TestAccount, conversations: number): Promise<Ids> {
     publicContact: publicContact.source_id,
     publicConversation: publicConversation.id,
     publicMessage: publicMessage.body.id,
+    label: label.id,
+    otherContact: otherContact.contact.id,
+    ...pipeline,
+    cannedResponse: canned.id,
+    customFilter: customFilter.id,
+    customAttribute: customAttribute.id,
+    campaign: campaign.id,
+    portal: portal.id,
+    category: category.id,
+    article: article.id,
+    integrationHook: integrationHook.id,
   };
 }
 
 beforeAll(async () => {
-  t = await buildChatTestApp();
+  // The openai app's endpoint: a local fake, allowed as the webhook tests allow loopback.
+  fakeAi = await new FakeOpenAi().start();
+  t = await buildChatTestApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
   const doc = JSON.parse((await t.app.inject({ url: '/openapi.json' })).body) as {
     paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>;
   };
@@ -510,6 +947,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t.close();
+  await fakeAi.stop();
 });
 
 async function dump(): Promise<Record<string, unknown[]>> {
@@ -524,11 +962,12 @@ async function dump(): Promise<Record<string, unknown[]>> {
 /** The path with each parameter filled from `ids` (the account is always the owner's). */
 function urlOf(op: Operation, ids: Ids): string {
   const rule = ROUTES[op.key];
-  return op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+  const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     if (name === 'accountId') return String(owner.id);
     const resource = rule.params?.[name];
     return resource ? encodeURIComponent(String(ids[resource])) : 'x';
   });
+  return rule.query ? `${path}?${rule.query.replace('{accountId}', String(owner.id))}` : path;
 }
 
 async function send(op: Operation, opts: { token?: string; ids?: Ids; body?: unknown; url?: string }): Promise<Reply> {
