@@ -7,10 +7,9 @@
  * bill and a paid one), sends the current month's report through the account's SMTP settings to a
  * local test SMTP server, parses the e-mail it receives and renders its HTML part.
  *
- * Needs Chromium and playwright-core, which are not dependencies of the project:
+ * Needs Debian's Chromium (playwright-core, a development dependency, drives it):
  *
  *   apt-get install -y chromium          # Debian's build, at /usr/bin/chromium
- *   npm install --no-save playwright-core
  *   npx tsx scripts/screenshot-accountant-report.ts [output directory, default /tmp/accountant-report]
  *
  * Writes report.html, report.txt (the plain-text part), the CSV attachment, report.png (a 900 px

@@ -7,10 +7,9 @@
  * categories in two languages and a few Markdown articles (lists, code, a table, a quote, a draft
  * that must not show, and a `<script>` that must not survive), then opens the pages in Chromium.
  *
- * Needs Chromium and playwright-core, which are not dependencies of the project:
+ * Needs Debian's Chromium (playwright-core, a development dependency, drives it):
  *
  *   apt-get install -y chromium          # Debian's build, at /usr/bin/chromium
- *   npm install --no-save playwright-core
  *   npx tsx scripts/screenshot-help-center.ts [output directory, default /tmp/help-center]
  *
  * Writes home.png, article.png, category.png, search.png (1280 px wide, full page), article-narrow.png
