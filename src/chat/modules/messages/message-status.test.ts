@@ -118,4 +118,39 @@ describe('PATCH a message', () => {
     expect((await client(t.app, outsider.token).patch(url, { status: 'read' })).status).toBe(404);
     expect(await messageRow(message.id)).toEqual(before);
   });
+
+  it('takes the fields as multipart/form-data too (the Chatwoot SDK sends its update so), but no files', async () => {
+    const conversation = await newConversation(t, account);
+    const message = await newMessage(t, account, conversation.id, { content: 'by form' });
+    const url = `${account.path}/conversations/${String(conversation.id)}/messages/${String(message.id)}`;
+    const patchForm = async (form: FormData) => {
+      const request = new Request('http://local/', { method: 'PATCH', body: form });
+      const res = await t.app.inject({
+        method: 'PATCH',
+        url,
+        payload: Buffer.from(await request.arrayBuffer()),
+        headers: { 'content-type': request.headers.get('content-type')!, api_access_token: account.admin.token },
+      });
+      return { status: res.statusCode, body: res.json() };
+    };
+    const form = new FormData();
+    form.append('status', 'delivered');
+    const delivered = await patchForm(form);
+    expect(delivered.status, JSON.stringify(delivered.body)).toBe(200);
+    expect(delivered.body).toMatchObject({ id: message.id, status: 'delivered' });
+
+    const withFile = new FormData();
+    withFile.append('status', 'read');
+    withFile.append('attachments[]', new Blob(['hello'], { type: 'text/plain' }), 'note.txt');
+    const refused = await patchForm(withFile);
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    expect(refused.body.error).toEqual(expect.any(String));
+    expect((await messageRow(message.id)).status).toBe('delivered');
+
+    const bad = new FormData();
+    bad.append('status', 'teleported');
+    expect((await patchForm(bad)).status).toBe(422);
+    expect((await messageRow(message.id)).status).toBe('delivered');
+  });
 });

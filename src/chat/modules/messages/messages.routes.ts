@@ -78,18 +78,22 @@ export const messagesRoutes: ChatRoutes = async (app, { services }) => {
   app.patch(
     `${A}/conversations/:id/messages/:message_id`,
     {
-      config: { allowBot: true, bodyKey: 'message' },
+      // Multipart too, without files: the Chatwoot SDK sends its message update as a form.
+      config: { allowBot: true, bodyKey: 'message', multipart: true },
       schema: {
         tags,
         security,
         summary:
-          "Update a message's delivery status (sent, delivered, read, failed with external_error); API inboxes only",
+          "Update a message's delivery status (sent, delivered, read, failed with external_error); API inboxes only; JSON or multipart/form-data fields",
         params: MessageParams,
-        body: MessageUpdateBody,
+        body: jsonOrMultipartBody(MessageUpdateBody),
         response: { 200: MessageSchema, ...errors },
       },
     },
-    async (req) => presentMessage(await svc.updateStatus(ctxOf(req), req.params.id, req.params.message_id, req.body)),
+    async (req) => {
+      const { body } = await readJsonOrMultipart(req, services.fileStore, MessageUpdateBody, { maxFiles: 0 });
+      return presentMessage(await svc.updateStatus(ctxOf(req), req.params.id, req.params.message_id, body));
+    },
   );
 
   app.delete(
