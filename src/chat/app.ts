@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { chatApiDocs } from './api-docs.js';
 import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import { createBaseApp, type App } from '../core/http/app-base.js';
@@ -47,6 +48,7 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
     description: 'Inboxes, contacts, conversations and messages; shaped after the Chatwoot API.',
     version: CHAT_VERSION,
     logger: options.logger,
+    docs: chatApiDocs,
     errorBody: chatErrorBody,
     service: 'chat',
     corsOrigins: options.config.http.corsOrigins,

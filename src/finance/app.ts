@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { financeApiDocs } from './api-docs.js';
 import { sql, type Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { DialectName } from '../core/db/database.js';
@@ -53,6 +54,7 @@ export async function buildFinanceApp(options: FinanceAppOptions): Promise<App> 
     description: 'Login, accounts, SMTP, accountant reports, notifications and finance webhooks.',
     version: FINANCE_VERSION,
     logger: options.logger,
+    docs: financeApiDocs,
     errorBody: financeErrorBody,
     service: 'finance',
     corsOrigins: options.config.http.corsOrigins,

@@ -5,6 +5,7 @@ export const Locale = Type.String({
   pattern: '^[a-z]{2}(_[A-Z]{2})?$',
   maxLength: 5,
   description: 'pt_BR, en, es, ...',
+  examples: ['pt_BR'],
 });
 const Email = Type.String({ format: 'email', maxLength: 255 });
 const Name = Type.String({ minLength: 1, maxLength: 255 });

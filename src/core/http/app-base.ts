@@ -15,6 +15,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { parseQueryString, unwrapBody } from './compat.js';
+import { describeRoute, withExamples, type ApiDocs } from './api-docs.js';
 import { createValidatorCompiler } from './validation.js';
 import { MAX_JSON_DEPTH, nestingDepthExceeds } from './body-shape.js';
 import { HttpError } from './errors.js';
@@ -59,7 +60,16 @@ export interface BaseAppOptions {
   /** Request metrics; `/metrics` is served on this app too when `exposeMetrics`. */
   metrics?: Metrics;
   exposeMetrics?: boolean;
+  /** The docs pages' introduction and access sentences (api-docs.ts). */
+  docs?: ApiDocs;
 }
+
+/** The docs pages' top bar: a bridge and the name, white on Swagger UI's dark bar. */
+const PONTE_LOGO =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="150" height="40" viewBox="0 0 150 40">' +
+  '<path d="M4 30 Q22 6 40 30" fill="none" stroke="#fff" stroke-width="3"/>' +
+  '<path d="M2 30 H42 M13 19 V30 M22 15 V30 M31 19 V30" stroke="#fff" stroke-width="2"/>' +
+  '<text x="50" y="29" fill="#fff" font-family="system-ui,sans-serif" font-size="24" font-weight="700">Ponte</text></svg>';
 
 /** An incoming X-Request-Id is kept when it is short and plain; otherwise a new id is made. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -189,15 +199,31 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
     if (key && request.body !== undefined) request.body = unwrapBody(request.body, key);
   });
 
+  const docs = options.docs;
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: options.title, description: options.description, version: options.version },
+      info: {
+        title: options.title,
+        description: docs ? `${options.description}\n\n${docs.intro}` : options.description,
+        version: options.version,
+      },
       components: { securitySchemes: (options.securitySchemes ?? {}) as never },
     },
     hideUntagged: false,
+    ...(docs
+      ? {
+          transform: describeRoute(docs),
+          transformObject: (document) => withExamples('openapiObject' in document ? document.openapiObject : {}),
+        }
+      : {}),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    theme: { title: `${options.title}: API` },
+    logo: { type: 'image/svg+xml', content: Buffer.from(PONTE_LOGO) },
+  });
 
   app.get('/', { schema: { hide: true } }, async (_request, reply) =>
     reply

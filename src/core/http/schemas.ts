@@ -13,6 +13,7 @@ export const HttpUrl = (options: { maxLength?: number; description?: string } = 
   Type.String({
     format: 'http-url',
     maxLength: options.maxLength ?? 2048,
+    examples: ['https://example.com/hooks/ponte'],
     ...(options.description ? { description: options.description } : {}),
   });
 
@@ -21,6 +22,7 @@ export const TimeZone = Type.String({
   format: 'time-zone',
   maxLength: 64,
   description: 'IANA time zone, e.g. America/Sao_Paulo',
+  examples: ['America/Sao_Paulo'],
 });
 
 export const IdParam = Type.Integer({ minimum: 1, maximum: 2147483647 });

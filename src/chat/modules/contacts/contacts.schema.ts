@@ -1,7 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { HttpUrl, IdParam, JsonObject, Nullable, PageQuery } from '../../../core/http/schemas.js';
 
-export const PhoneNumber = Type.String({ pattern: '^\\+[1-9][0-9]{1,14}$', description: 'E.164, e.g. +5511999990000' });
+export const PhoneNumber = Type.String({
+  pattern: '^\\+[1-9][0-9]{1,14}$',
+  description: 'E.164, e.g. +5511999990000',
+  examples: ['+5511999990000'],
+});
 
 /** Custom and additional attributes: a free-form object, bounded in size. */
 const Attributes = Type.Record(Type.String(), Type.Unknown(), { maxProperties: 200 });

@@ -6,11 +6,13 @@ export const Locale = Type.String({
   pattern: '^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,4})?$',
   maxLength: 12,
   description: 'Locale code, e.g. en or pt_BR',
+  examples: ['pt_BR'],
 });
 
 const Color = Type.String({
   pattern: '^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$',
   description: 'Hex color of the portal, e.g. #1F93FF',
+  examples: ['#1F93FF'],
 });
 
 const PortalFields = {

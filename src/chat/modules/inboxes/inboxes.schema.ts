@@ -30,7 +30,7 @@ const Channel = Type.Object(
     type: Type.Union(Object.keys(CHANNEL_TYPES).map((k) => Type.Literal(k))),
     website_url: Type.Optional(HttpUrl()),
     email: Type.Optional(Type.String({ format: 'email', maxLength: 255 })),
-    phone_number: Type.Optional(Type.String({ pattern: '^\\+?[0-9]{5,20}$' })),
+    phone_number: Type.Optional(Type.String({ pattern: '^\\+?[0-9]{5,20}$', examples: ['+5511999990000'] })),
     webhook_url: Type.Optional(HttpUrl()),
     hmac_mandatory: Type.Optional(
       Type.Boolean({ description: 'As at the top level (where Chatwoot web-widget clients send it)' }),

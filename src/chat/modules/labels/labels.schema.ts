@@ -14,7 +14,11 @@ const LabelFields = {
   }),
   description: Type.Optional(Nullable(Type.String({ maxLength: 10000 }))),
   color: Type.Optional(
-    Type.String({ pattern: '^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$', description: 'Hex color, e.g. #1f93ff' }),
+    Type.String({
+      pattern: '^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$',
+      description: 'Hex color, e.g. #1f93ff',
+      examples: ['#1f93ff'],
+    }),
   ),
   show_on_sidebar: Type.Optional(Type.Boolean()),
 };

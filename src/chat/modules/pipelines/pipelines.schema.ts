@@ -3,7 +3,11 @@ import { Nullable } from '../../../core/http/schemas.js';
 
 /* Requests */
 
-const Color = Type.String({ pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: 'Hex colour, #rrggbb' });
+const Color = Type.String({
+  pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$',
+  description: 'Hex colour, #rrggbb',
+  examples: ['#1f93ff'],
+});
 
 export const MAX_STAGES = 50;
 

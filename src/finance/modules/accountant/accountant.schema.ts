@@ -41,6 +41,7 @@ export const SendReportBody = Type.Object({
     pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$',
     maxLength: 7,
     description: "the month of the report, 'YYYY-MM' (not in the future)",
+    examples: ['2026-10'],
   }),
 });
 export type SendReportBody = Static<typeof SendReportBody>;

@@ -6,6 +6,7 @@ const Host = Type.String({
   maxLength: 255,
   pattern: '^[A-Za-z0-9._:\\[\\]-]+$',
   description: 'SMTP server host name or address',
+  examples: ['smtp.example.com'],
 });
 
 export const SmtpSaveBody = Type.Object({
