@@ -3,10 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { testDialect } from './helpers/test-app.js';
 
 /** The administrator's command line, run as an operator would, on SQLite files under DATA_DIR. */
+// Each command is a new Node process compiling the app with tsx: seconds each on a busy machine.
+vi.setConfig({ testTimeout: 180_000 });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ponte-cli-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
