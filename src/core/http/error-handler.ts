@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorObject } from 'ajv';
 import { HttpError, type FieldProblem } from './errors.js';
+import { humanize, languageOf, type Language } from './validation-messages.js';
 
 /** Renders an error body in a service's own format (chat and finance differ). */
 export type ErrorFormatter = (status: number, code: string, message: string, details?: FieldProblem[]) => unknown;
@@ -15,24 +17,6 @@ export const financeErrorBody: ErrorFormatter = (_status, code, message, details
   message,
   error: { code, ...(details && details.length > 0 ? { details } : {}) },
 });
-
-interface ValidationItem {
-  instancePath?: string;
-  message?: string;
-  params?: Record<string, unknown>;
-}
-
-function validationDetails(items: ValidationItem[], context: string | undefined): FieldProblem[] {
-  return items.map((item) => {
-    let field = (item.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-    const missing = item.params?.missingProperty;
-    if (typeof missing === 'string') field = field ? `${field}.${missing}` : missing;
-    const extra = item.params?.additionalProperty;
-    if (typeof extra === 'string') field = field ? `${field}.${extra}` : extra;
-    if (!field) field = context ?? 'body';
-    return { field, message: item.message ?? 'is invalid' };
-  });
-}
 
 /** Maps driver errors for unique violations (SQLite and PostgreSQL) to a 409. */
 function isUniqueViolation(err: unknown): boolean {
@@ -53,15 +37,42 @@ interface Mapped {
   headers?: Record<string, string>;
 }
 
-export function mapError(err: FastifyError | Error): Mapped {
+/**
+ * The generic refusals in Brazilian Portuguese, when the request asks for it (Accept-Language) and
+ * the message is the generic one; messages a service wrote for one case stay as written.
+ */
+const GENERIC_PT: Record<string, Record<string, string>> = {
+  unauthorized: { 'Invalid or missing access token': 'Token de acesso inválido ou ausente' },
+  forbidden: { 'You are not allowed to do this': 'Você não tem permissão para fazer isto' },
+  rate_limited: { 'Too many requests, try again later': 'Muitas requisições; tente novamente mais tarde' },
+  malformed_body: { 'The request body is not valid JSON': 'O corpo da requisição não é um JSON válido' },
+  conflict: { 'A record with the same unique value already exists': 'Já existe um registro com o mesmo valor único' },
+  internal_error: { 'Internal server error': 'Erro interno do servidor' },
+};
+
+function translated(mapped: Mapped, language: Language): Mapped {
+  if (language !== 'pt-BR') return mapped;
+  const message = GENERIC_PT[mapped.code]?.[mapped.message];
+  if (message) return { ...mapped, message };
+  if (mapped.code === 'not_found' && /^Route \S+ \S+ not found$/.test(mapped.message))
+    return { ...mapped, message: mapped.message.replace(/^Route (\S+ \S+) not found$/, 'Rota $1 não encontrada') };
+  return mapped;
+}
+
+export function mapError(err: FastifyError | Error, language: Language = 'en'): Mapped {
+  return translated(mapAnyError(err, language), language);
+}
+
+function mapAnyError(err: FastifyError | Error, language: Language): Mapped {
   if (err instanceof HttpError) {
     return { status: err.statusCode, code: err.code, message: err.message, details: err.details, headers: err.headers };
   }
   const fe = err as FastifyError & { validationContext?: string };
   if (fe.validation) {
-    const details = validationDetails(fe.validation as ValidationItem[], fe.validationContext);
+    const details = humanize(fe.validation as unknown as ErrorObject[], language, fe.validationContext ?? 'body');
     const summary = details.map((d) => `${d.field} ${d.message}`).join('; ');
-    return { status: 422, code: 'validation_failed', message: `Invalid request: ${summary}`, details };
+    const lead = language === 'pt-BR' ? 'Requisição inválida' : 'Invalid request';
+    return { status: 422, code: 'validation_failed', message: `${lead}: ${summary}`, details };
   }
   if (isUniqueViolation(err))
     return { status: 409, code: 'conflict', message: 'A record with the same unique value already exists' };
@@ -98,7 +109,7 @@ export function mapError(err: FastifyError | Error): Mapped {
 /** Installs the one error handler and the 404 handler of a service. */
 export function installErrorHandling(app: FastifyInstance, format: ErrorFormatter): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const mapped = mapError(err);
+    const mapped = mapError(err, languageOf(request.headers['accept-language']));
     // Every refusal says why in the log line (code and message; never the body, which may hold secrets).
     if (mapped.status >= 500) request.log.error({ err, statusCode: mapped.status }, 'request failed');
     else request.log.info({ statusCode: mapped.status, code: mapped.code, reason: mapped.message }, 'request refused');
@@ -108,6 +119,10 @@ export function installErrorHandling(app: FastifyInstance, format: ErrorFormatte
   app.setNotFoundHandler((request, reply) => {
     const reason = `Route ${request.method} ${request.url.split('?')[0]} not found`;
     request.log.info({ statusCode: 404, code: 'not_found', reason }, 'request refused');
-    return reply.status(404).send(format(404, 'not_found', reason));
+    const { message } = translated(
+      { status: 404, code: 'not_found', message: reason },
+      languageOf(request.headers['accept-language']),
+    );
+    return reply.status(404).send(format(404, 'not_found', message));
   });
 }

@@ -1,4 +1,5 @@
 import { Ajv, type ValidateFunction } from 'ajv';
+import { humanize } from './validation-messages.js';
 import addFormatsModule from 'ajv-formats';
 import type { Static, TObject } from '@sinclair/typebox';
 import { HttpError, type FieldProblem } from './errors.js';
@@ -13,7 +14,14 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
  * (`"true"` -> true, `"3"` -> 3, `"a"` -> ["a"]), unlike JSON bodies.
  */
 const ajv = addFormats(
-  new Ajv({ allErrors: true, useDefaults: true, removeAdditional: false, strict: false, coerceTypes: 'array' }),
+  new Ajv({
+    allErrors: true,
+    useDefaults: true,
+    removeAdditional: false,
+    strict: false,
+    coerceTypes: 'array',
+    verbose: true,
+  }),
 );
 const compiled = new WeakMap<TObject, ValidateFunction>();
 
@@ -57,14 +65,7 @@ export function validateFields<T extends TObject>(schema: T, fields: Record<stri
     compiled.set(schema, validate);
   }
   if (!validate(data)) {
-    const details = (validate.errors ?? []).map((e) => {
-      let field = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
-      const missing = (e.params as { missingProperty?: unknown }).missingProperty;
-      if (typeof missing === 'string') field = field ? `${field}.${missing}` : missing;
-      const extra = (e.params as { additionalProperty?: unknown }).additionalProperty;
-      if (typeof extra === 'string') field = field ? `${field}.${extra}` : extra;
-      return problem(field || 'body', e.message ?? 'is invalid');
-    });
+    const details = humanize(validate.errors ?? [], 'en');
     throw invalid(details);
   }
   return data as Static<T>;

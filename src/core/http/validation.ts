@@ -8,7 +8,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
   ajv: Ajv,
 ) => Ajv;
 
-const base: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false };
+// verbose: errors carry the schema that failed, for readable messages (validation-messages.ts).
+const base: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, verbose: true };
 
 /** An absolute http(s) URL: what may be linked or fetched (never `javascript:`, `data:`, `file:`...). */
 export function isHttpUrl(value: string): boolean {
