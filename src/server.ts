@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import pino from 'pino';
 import { buildChatApp } from './chat/app.js';
 import { chatMigrations } from './chat/modules.js';
 import type { ChatDatabase } from './chat/db/schema.js';
@@ -11,6 +10,8 @@ import { InstanceLockError, lockSqliteFile, type InstanceLock } from './core/db/
 import { migrateToLatest } from './core/db/migrator.js';
 import type { App } from './core/http/app-base.js';
 import { Metrics } from './core/http/metrics.js';
+import type { Logger } from 'pino';
+import { createLogger } from './core/logging/logger.js';
 import { buildFinanceApp } from './finance/app.js';
 import type { FinanceDatabase } from './finance/db/schema.js';
 import { financeMigrations } from './finance/modules.js';
@@ -23,25 +24,6 @@ interface Running {
   database: Database<unknown>;
   lock: InstanceLock | null;
 }
-
-/** Headers and fields that carry credentials: never written to the log. */
-const REDACT = [
-  'req.headers.authorization',
-  'req.headers.api_access_token',
-  'req.headers["api-access-token"]',
-  'req.headers["access-token"]',
-  'req.headers["x-setup-token"]',
-  'req.headers.cookie',
-  '*.password',
-  '*.currentPassword',
-  '*.newPassword',
-  '*.token',
-  '*.accessToken',
-  '*.refreshToken',
-  '*.access_token',
-  '*.secret',
-  '*.api_key',
-];
 
 /** DATA_DIR must exist (it is created) and be writable: SQLite files, keys and uploads live there. */
 function checkDataDir(dir: string): void {
@@ -63,7 +45,7 @@ function lockIfSqlite(url: string, service: string): InstanceLock | null {
   return dialectOf(url) === 'sqlite' ? lockSqliteFile(sqlitePath(url), service) : null;
 }
 
-async function startChat(config: Config, logger: pino.Logger, metrics?: Metrics): Promise<Running> {
+async function startChat(config: Config, logger: Logger, metrics?: Metrics): Promise<Running> {
   const lock = lockIfSqlite(config.chat.databaseUrl, 'conversation');
   const database = await openDatabase<ChatDatabase>(config.chat.databaseUrl);
   await migrateToLatest(database.db, database.dialect, chatMigrations);
@@ -91,7 +73,7 @@ async function startChat(config: Config, logger: pino.Logger, metrics?: Metrics)
   return { name: 'chat', app, database: database as Database<unknown>, lock };
 }
 
-async function startFinance(config: Config, logger: pino.Logger, metrics?: Metrics): Promise<Running> {
+async function startFinance(config: Config, logger: Logger, metrics?: Metrics): Promise<Running> {
   const lock = lockIfSqlite(config.finance.databaseUrl, 'finance');
   const database = await openDatabase<FinanceDatabase>(config.finance.databaseUrl);
   await migrateToLatest(database.db, database.dialect, financeMigrations);
@@ -121,7 +103,7 @@ async function startFinance(config: Config, logger: pino.Logger, metrics?: Metri
 const displayHost = (host: string) => (host === '0.0.0.0' || host === '::' ? 'localhost' : host);
 
 /** METRICS_PORT: /metrics of the whole process on its own port, away from the public API. */
-function startMetricsServer(config: Config, metrics: Metrics, logger: pino.Logger): http.Server {
+function startMetricsServer(config: Config, metrics: Metrics, logger: Logger): http.Server {
   const server = http.createServer((req, res) => {
     if (req.url !== '/metrics') {
       res.writeHead(404).end();
@@ -154,7 +136,7 @@ async function main() {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(2);
   }
-  const logger = pino({ level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } });
+  const logger = createLogger(config.logLevel);
   const metrics = config.metrics.enabled ? new Metrics() : undefined;
   const metricsServer = metrics && config.metrics.port !== null ? startMetricsServer(config, metrics, logger) : null;
   const running: Running[] = [];
