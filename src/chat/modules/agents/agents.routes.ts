@@ -36,13 +36,20 @@ export const agentsRoutes: ChatRoutes = async (app, { services }) => {
       schema: {
         tags,
         security,
-        summary: 'Add an agent (the user is created when the e-mail is new)',
+        summary:
+          'Add an agent (the user is created when the e-mail is new, and then e-mailed a link to choose a password through SMTP_URL)',
         params: AccountParams,
         body: AgentCreateBody,
         response: { 200: AgentSchema, 409: ChatErrorBody, ...errors },
       },
     },
-    async (req) => presentAgent(await svc.create(ctxOf(req), req.body)),
+    async (req) => {
+      const { agent, invitation } = await svc.create(ctxOf(req), req.body);
+      // Without SMTP_URL the new agent gets no invitation: the operator sets a password (cli chat:reset-password).
+      if (invitation === 'not_sent')
+        req.log.warn({ userId: agent.id }, 'agent invitation not sent: SMTP_URL is not set');
+      return presentAgent(agent);
+    },
   );
 
   app.patch(

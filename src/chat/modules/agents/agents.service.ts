@@ -1,6 +1,6 @@
 import { conflict, notFound, unprocessable } from '../../../core/http/errors.js';
-import type { AccountContext, ChatDeps, Q } from '../../context.js';
-import type { Availability } from '../../db/schema.js';
+import type { AccountContext, ChatDeps, Q, Trx } from '../../context.js';
+import type { AccountRole, Availability, User } from '../../db/schema.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { UsersService } from '../users/users.service.js';
 import * as repo from './agents.repository.js';
@@ -16,16 +16,40 @@ const lastAdministrator = () =>
     { field: 'role', message: 'the last administrator of the account cannot be demoted or removed' },
   ]);
 
+/** A user the agent creation has just created, to be invited to choose a password. */
+export interface AgentInvitation {
+  accountId: number;
+  user: User;
+  role: AccountRole;
+  /** The administrator who created the agent. */
+  invitedBy: number | null;
+}
+
+/** `queued`: the invitation e-mail is in the mail queue; `not_sent`: no way to send it (no SMTP_URL). */
+export type InvitationOutcome = 'queued' | 'not_sent';
+
+/** Invites new agents (the invitations module implements it: src/chat/modules/invitations). */
+export interface AgentInvitations {
+  invite(trx: Trx, invitation: AgentInvitation): Promise<InvitationOutcome>;
+}
+
 /**
  * Agents: the users who are members of an account, with their role and availability. Other
  * modules (teams, inbox members) present and validate their members through this service.
  */
 export class AgentsService {
+  private invitations: AgentInvitations | null = null;
+
   constructor(
     private readonly deps: ChatDeps,
     private readonly users: UsersService,
     private readonly accounts: AccountsService,
   ) {}
+
+  /** Called once by the module that sends invitations (it is built after this one). */
+  useInvitations(invitations: AgentInvitations): void {
+    this.invitations = invitations;
+  }
 
   list(ctx: AccountContext): Promise<AgentRow[]> {
     return repo.listAgents(this.deps.db, ctx.accountId);
@@ -54,10 +78,15 @@ export class AgentsService {
   /**
    * Adds a user to the account, creating the user when the e-mail is new. A user who is already
    * a member answers 409: the membership is a unique key (decisions.md §2 maps duplicates to 409).
+   * A user created here is invited to choose a password in the same transaction; an existing user
+   * (who may belong to another account) gets no e-mail (`invitation` null).
    */
-  async create(ctx: AccountContext, body: AgentCreateBody): Promise<AgentRow> {
+  async create(
+    ctx: AccountContext,
+    body: AgentCreateBody,
+  ): Promise<{ agent: AgentRow; invitation: InvitationOutcome | null }> {
     return this.deps.db.transaction().execute(async (trx) => {
-      const { user } = await this.users.findOrCreate(trx, { name: body.name, email: body.email });
+      const { user, created } = await this.users.findOrCreate(trx, { name: body.name, email: body.email });
       if (await this.accounts.membership(trx, ctx.accountId, user.id)) {
         throw conflict('This user is already an agent of this account', [
           { field: 'email', message: 'is already a member of this account' },
@@ -73,7 +102,16 @@ export class AgentsService {
         created_at: now,
         updated_at: now,
       });
-      return this.getIn(trx, ctx.accountId, user.id);
+      const invitation =
+        created && this.invitations
+          ? await this.invitations.invite(trx, {
+              accountId: ctx.accountId,
+              user,
+              role: body.role,
+              invitedBy: ctx.userId,
+            })
+          : null;
+      return { agent: await this.getIn(trx, ctx.accountId, user.id), invitation };
     });
   }
 
