@@ -11,6 +11,7 @@ import { helpCenterModule } from './modules/help-center/help-center.module.js';
 import { customAttributesModule } from './modules/custom-attributes/custom-attributes.module.js';
 import { customFiltersModule } from './modules/custom-filters/custom-filters.module.js';
 import { integrationsModule } from './modules/integrations/integrations.module.js';
+import { leadScoringModule } from './modules/lead-scoring/lead-scoring.module.js';
 import { invitationsModule } from './modules/invitations/invitations.module.js';
 import type { ChatDatabase } from './db/schema.js';
 import type { ChatEvents } from './events.js';
@@ -34,6 +35,7 @@ export const chatModules: readonly ChatModule[] = [
   customAttributesModule,
   customFiltersModule,
   integrationsModule,
+  leadScoringModule,
   invitationsModule,
 ];
 

@@ -17,6 +17,8 @@ export interface LeadScorer {
   score(q: Q, card: PipelineCard): Promise<number>;
   /** What the score is made of, for the card detail's `score.factors`. */
   factors(q: Q, card: PipelineCard): Promise<ScoreFactor[]>;
+  /** Called by `recalculate` before `score`: rebuilds what the score is made of from its sources. */
+  rebuild?(trx: Trx, ctx: AccountContext, card: PipelineCard): Promise<void>;
 }
 
 const clamp = (n: number) => Math.min(100, Math.max(0, Math.round(n)));
@@ -113,6 +115,7 @@ export class CardScoringService {
   async recalculate(ctx: AccountContext, id: number, trx?: Trx): Promise<CardView> {
     return inTransaction(this.deps.db, trx, async (trx) => {
       const card = await this.records.find(trx, ctx, id);
+      await this.scorer.rebuild?.(trx, ctx, card);
       const score = await this.scorer.score(trx, card);
       const change: CardChange = { values: {}, timeline: [] };
       if (card.lead_score_overridden) change.values.lead_score_overridden = 0;

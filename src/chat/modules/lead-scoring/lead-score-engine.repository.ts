@@ -1,0 +1,208 @@
+import type { Insertable } from 'kysely';
+import type { Q } from '../../context.js';
+import type {
+  LeadScoreApplication,
+  LeadScoreApplicationsTable,
+  LeadScoreEvent,
+  LeadScoreEventsTable,
+  LeadScoreLogsTable,
+} from './lead-scoring.tables.js';
+
+/**
+ * The engine's SQL: stored events, applied rules and log rows. Reached cards are read from the
+ * pipeline's cards by id only (`pipeline_cards_conversation_idx`, `pipeline_cards_contact_idx`);
+ * cards are then loaded and changed through the pipeline's services.
+ */
+
+/** Live open cards linked to the conversation or belonging to the contact. */
+export async function openCardsReached(
+  q: Q,
+  accountId: number,
+  reach: { conversationId?: number | null; contactId?: number | null },
+): Promise<number[]> {
+  const ids = new Set<number>();
+  if (reach.conversationId != null) {
+    const rows = await q
+      .selectFrom('pipeline_cards')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('conversation_id', '=', reach.conversationId)
+      .where('deleted_at', 'is', null)
+      .where('status', '=', 'open')
+      .execute();
+    for (const r of rows) ids.add(r.id);
+  }
+  if (reach.contactId != null) {
+    const rows = await q
+      .selectFrom('pipeline_cards')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('contact_id', '=', reach.contactId)
+      .where('deleted_at', 'is', null)
+      .where('status', '=', 'open')
+      .execute();
+    for (const r of rows) ids.add(r.id);
+  }
+  return [...ids].sort((a, b) => a - b);
+}
+
+/** Live cards of an account after `afterId`, in id order (bulk recalculation batches). */
+export async function liveCardIds(q: Q, accountId: number, afterId: number, limit: number): Promise<number[]> {
+  const rows = await q
+    .selectFrom('pipeline_cards')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function countLiveCards(q: Q, accountId: number): Promise<number> {
+  const row = await q
+    .selectFrom('pipeline_cards')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Open live cards that entered their stage before `before` (the daily stale check), after `afterId`. */
+export async function staleCards(
+  q: Q,
+  before: number,
+  afterId: number,
+  limit: number,
+): Promise<{ id: number; account_id: number; stage_id: number; stage_entered_at: number }[]> {
+  return q
+    .selectFrom('pipeline_cards')
+    .select(['id', 'account_id', 'stage_id', 'stage_entered_at'])
+    .where('deleted_at', 'is', null)
+    .where('status', '=', 'open')
+    .where('stage_entered_at', '<', before)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Stores an event for a card; undefined when that (card, key) is already stored (a second delivery). */
+export async function insertEvent(q: Q, values: Insertable<LeadScoreEventsTable>): Promise<LeadScoreEvent | undefined> {
+  return q
+    .insertInto('lead_score_events')
+    .values(values)
+    .onConflict((oc) => oc.columns(['card_id', 'event_key']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** A card's stored events in time order (recalculation replays them). */
+export function eventsOfCard(q: Q, accountId: number, cardId: number): Promise<LeadScoreEvent[]> {
+  return q
+    .selectFrom('lead_score_events')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('card_id', '=', cardId)
+    .orderBy('occurred_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Whether the card already has an event of this type for this conversation (first_response once). */
+export async function hasEventFor(
+  q: Q,
+  accountId: number,
+  cardId: number,
+  eventType: string,
+  conversationId: number,
+): Promise<boolean> {
+  const row = await q
+    .selectFrom('lead_score_events')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('card_id', '=', cardId)
+    .where('event_type', '=', eventType)
+    .where('conversation_id', '=', conversationId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** When a rule last applied to a card at or before `at` (cooldowns). */
+export async function lastApplication(
+  q: Q,
+  accountId: number,
+  cardId: number,
+  ruleId: number,
+  at: number,
+): Promise<number | null> {
+  const row = await q
+    .selectFrom('lead_score_applications')
+    .select('applied_at')
+    .where('account_id', '=', accountId)
+    .where('card_id', '=', cardId)
+    .where('rule_id', '=', ruleId)
+    .where('applied_at', '<=', at)
+    .orderBy('applied_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? Number(row.applied_at) : null;
+}
+
+export async function insertApplications(q: Q, rows: Insertable<LeadScoreApplicationsTable>[]): Promise<void> {
+  if (rows.length === 0) return;
+  await q.insertInto('lead_score_applications').values(rows).execute();
+}
+
+export async function deleteApplications(q: Q, accountId: number, cardId: number): Promise<void> {
+  await q
+    .deleteFrom('lead_score_applications')
+    .where('account_id', '=', accountId)
+    .where('card_id', '=', cardId)
+    .execute();
+}
+
+/** The sum of the points a card's applied rules gave. */
+export async function appliedPoints(q: Q, accountId: number, cardId: number): Promise<number> {
+  const row = await q
+    .selectFrom('lead_score_applications')
+    .select((eb) => eb.fn.sum<number>('points').as('points'))
+    .where('account_id', '=', accountId)
+    .where('card_id', '=', cardId)
+    .executeTakeFirst();
+  return Number(row?.points ?? 0);
+}
+
+/** What a card's score is made of: points per rule. */
+export function factorsOfCard(
+  q: Q,
+  accountId: number,
+  cardId: number,
+): Promise<Pick<LeadScoreApplication, 'rule_id' | 'rule_name' | 'points'>[]> {
+  return q
+    .selectFrom('lead_score_applications')
+    .select((eb) => ['rule_id', eb.fn.max('rule_name').as('rule_name'), eb.fn.sum<number>('points').as('points')])
+    .where('account_id', '=', accountId)
+    .where('card_id', '=', cardId)
+    .groupBy('rule_id')
+    .orderBy('rule_id')
+    .execute() as Promise<Pick<LeadScoreApplication, 'rule_id' | 'rule_name' | 'points'>[]>;
+}
+
+export async function insertLogs(q: Q, rows: Insertable<LeadScoreLogsTable>[]): Promise<void> {
+  if (rows.length === 0) return;
+  await q.insertInto('lead_score_logs').values(rows).execute();
+}
+
+/** Whether the card still exists (any state): log rows reference it. */
+export async function cardExists(q: Q, accountId: number, cardId: number): Promise<boolean> {
+  const row = await q
+    .selectFrom('pipeline_cards')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('id', '=', cardId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
