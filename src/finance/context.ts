@@ -1,3 +1,4 @@
+import type { Language } from '../core/i18n/language.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { Config } from '../config.js';
@@ -39,6 +40,8 @@ export interface FinanceContext {
   /** The membership role, read from the database on every request (not trusted from the token). */
   readonly role: MembershipRole;
   readonly isSuperAdmin: boolean;
+  /** The language the request asks for (Accept-Language): e-mails it causes are written in it. */
+  readonly language: Language;
 }
 
 /** Administrators of the account; a SuperAdmin counts as one in every account they belong to. */

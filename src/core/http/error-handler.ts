@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
 import { HttpError, type FieldProblem } from './errors.js';
-import { humanize, languageOf, type Language } from './validation-messages.js';
+import { languageOf, type Language } from '../i18n/language.js';
+import { humanize } from './validation-messages.js';
 
 /** Renders an error body in a service's own format (chat and finance differ). */
 export type ErrorFormatter = (status: number, code: string, message: string, details?: FieldProblem[]) => unknown;

@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import type { Language } from '../i18n/language.js';
 import type { FieldProblem } from './errors.js';
 
 /**
@@ -8,27 +9,6 @@ import type { FieldProblem } from './errors.js';
  * or Brazilian Portuguese for `pt-BR`. The validators run Ajv with `verbose` so each error carries
  * the schema that failed.
  */
-
-export type Language = 'en' | 'pt-BR';
-
-/** The language a request asks for (Accept-Language): Portuguese answers pt-BR, anything else English. */
-export function languageOf(acceptLanguage: string | string[] | undefined): Language {
-  const header = Array.isArray(acceptLanguage) ? acceptLanguage.join(',') : (acceptLanguage ?? '');
-  const ranked = header
-    .split(',')
-    .map((part) => {
-      const [tag, ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q) };
-    })
-    .filter((entry) => entry.tag && entry.q > 0)
-    .sort((a, b) => b.q - a.q);
-  for (const { tag } of ranked) {
-    if (tag === 'pt' || tag.startsWith('pt-')) return 'pt-BR';
-    if (tag === 'en' || tag.startsWith('en-')) return 'en';
-  }
-  return 'en';
-}
 
 interface Words {
   mustBe: (expected: string) => string;

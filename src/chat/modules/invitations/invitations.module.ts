@@ -1,3 +1,4 @@
+import { asLanguage } from '../../../core/i18n/language.js';
 import type { ChatModule } from '../../modules.js';
 import { passwordPagesRoutes } from './invitations.pages.js';
 import { passwordRoutes } from './invitations.routes.js';
@@ -38,7 +39,11 @@ export const invitationsModule: ChatModule = {
     {
       name: RESET_JOB,
       handle: (job, context) =>
-        services.invitations.sendResetLink((job.payload as { email: string }).email, context.logger),
+        services.invitations.sendResetLink(
+          (job.payload as { email: string }).email,
+          asLanguage((job.payload as { language?: unknown }).language),
+          context.logger,
+        ),
     },
     {
       name: 'invitations.token_housekeeping',

@@ -1,3 +1,4 @@
+import { languageOf } from '../../../core/i18n/language.js';
 import formbody from '@fastify/formbody';
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -168,7 +169,7 @@ export const passwordPagesRoutes: ChatRoutes = async (app, { services }) => {
         if (!wantsHtml(req)) throw invalidField('email', 'is not an e-mail address');
         return send(reply, 422, 'Forgot your password?', forgotForm('Enter the e-mail address you sign in with.'));
       }
-      await svc.forgot(email, req.ip);
+      await svc.forgot(email, req.ip, languageOf(req.headers['accept-language']));
       return send(reply, 200, 'Check your e-mail', notice('ok', `${FORGOT_PASSWORD_MESSAGE}.`));
     },
   );

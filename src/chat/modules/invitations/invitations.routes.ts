@@ -1,3 +1,4 @@
+import { languageOf } from '../../../core/i18n/language.js';
 import { Type } from '@sinclair/typebox';
 import { ChatErrorBody } from '../../../core/http/schemas.js';
 import type { ChatRoutes } from '../../routes.js';
@@ -29,7 +30,7 @@ export const passwordRoutes: ChatRoutes = async (app, { services }) => {
       },
     },
     async (req) => {
-      await svc.forgot(req.body.email, req.ip);
+      await svc.forgot(req.body.email, req.ip, languageOf(req.headers['accept-language']));
       return { message: FORGOT_PASSWORD_MESSAGE };
     },
   );

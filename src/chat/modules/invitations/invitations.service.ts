@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { languageOfLocale, type Language } from '../../../core/i18n/language.js';
 import { HttpError, invalidField } from '../../../core/http/errors.js';
 import { enqueueJob } from '../../../core/jobs/jobs.js';
 import { enqueueEmail } from '../../../core/mail/outgoing-emails.js';
@@ -116,6 +117,7 @@ export class InvitationsService implements AgentInvitations {
       role: invitation.role,
       link: this.link(token),
       newLinkPage: `${this.deps.config.chat.publicUrl}/auth/password/new`,
+      language: languageOfLocale(account?.locale),
     });
     await enqueueEmail(trx, {
       to: [invitation.user.email],
@@ -132,18 +134,18 @@ export class InvitationsService implements AgentInvitations {
    * every address (it queues a job), so neither the answer nor its timing tells whether the address
    * has a user; the job writes the link and queues the e-mail.
    */
-  async forgot(email: string, ip: string): Promise<void> {
+  async forgot(email: string, ip: string, language: Language = 'en'): Promise<void> {
     const normalized = normalizeEmail(email);
     const rules: RateRule[] = [
       { key: `chatForgotPerEmail:${normalized}`, ...PASSWORD_LIMITS.forgotPerEmail },
       { key: `chatForgotPerIp:${ip}`, ...PASSWORD_LIMITS.forgotPerIp },
     ];
     await this.others.rateLimits.consume(rules);
-    await enqueueJob(this.deps.db, { name: RESET_JOB, payload: { email: normalized } });
+    await enqueueJob(this.deps.db, { name: RESET_JOB, payload: { email: normalized, language } });
   }
 
   /** The reset job: a link and its e-mail in one transaction, for an address that has a user. */
-  async sendResetLink(email: string, logger: FastifyBaseLogger): Promise<void> {
+  async sendResetLink(email: string, language: Language, logger: FastifyBaseLogger): Promise<void> {
     if (!this.mailConfigured) {
       logger.warn('password reset e-mail not sent: SMTP_URL is not set');
       return;
@@ -152,7 +154,7 @@ export class InvitationsService implements AgentInvitations {
     if (!user) return;
     await this.deps.db.transaction().execute(async (trx) => {
       const token = await this.issue(trx, user.id, 'reset', null);
-      const mail = resetMail({ name: user.name, link: this.link(token) });
+      const mail = resetMail({ name: user.name, link: this.link(token), language });
       await enqueueEmail(trx, {
         to: [user.email],
         subject: mail.subject,

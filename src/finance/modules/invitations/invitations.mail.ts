@@ -1,3 +1,4 @@
+import type { Language } from '../../../core/i18n/language.js';
 import type { MembershipRole } from '../../db/schema.js';
 import type { OutgoingMessage } from '../smtp/smtp.service.js';
 
@@ -7,6 +8,8 @@ export interface InvitationMailInput {
   inviterName: string | null;
   role: MembershipRole;
   link: string;
+  /** The inviting administrator's language (their request's Accept-Language). */
+  language: Language;
 }
 
 /** Header values come from people (account and user names): keep them on one line. */
@@ -19,6 +22,18 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
  */
 export function invitationMail(input: InvitationMailInput): OutgoingMessage {
   const account = oneLine(input.accountName);
+  if (input.language === 'pt-BR') {
+    const who = input.inviterName ? oneLine(input.inviterName) : `Um administrador de ${account}`;
+    return {
+      to: input.to,
+      subject: `Convite para participar de ${account}`,
+      text:
+        `Olá,\n\n${who} convidou você para participar de ${account} no Ponte Financeiro como ` +
+        `${input.role === 'admin' ? 'administrador' : 'agente'}.\n\n` +
+        `Abra este link em até 7 dias para aceitar o convite:\n\n${input.link}\n\n` +
+        `O link funciona uma vez. Se você não esperava este convite, ignore este e-mail: nada acontece se você não aceitar.\n`,
+    };
+  }
   const who = input.inviterName ? oneLine(input.inviterName) : `An administrator of ${account}`;
   const as = input.role === 'admin' ? 'an administrator' : 'an agent';
   return {

@@ -97,7 +97,7 @@ export class InvitationsService {
         return {
           id: pending.id,
           earlier: termsOf(pending),
-          emailId: await this.queueMail(trx, ctx.accountId, pending.id, token),
+          emailId: await this.queueMail(trx, ctx, pending.id, token),
         };
       }
       const values = {
@@ -111,7 +111,7 @@ export class InvitationsService {
         created_at: now,
       };
       const created = await repo.insertInvitation(trx, values);
-      return { id: created, earlier: null, emailId: await this.queueMail(trx, ctx.accountId, created, token) };
+      return { id: created, earlier: null, emailId: await this.queueMail(trx, ctx, created, token) };
     });
     const invitation = await this.deliver(ctx.accountId, id, emailId, terms.token_hash, earlier);
     return { invitation, renewed: earlier !== null };
@@ -133,9 +133,7 @@ export class InvitationsService {
     const emailId = await this.deps.db
       .transaction()
       .execute(async (trx) =>
-        (await repo.renewInvitation(trx, ctx.accountId, id, terms))
-          ? this.queueMail(trx, ctx.accountId, id, token)
-          : null,
+        (await repo.renewInvitation(trx, ctx.accountId, id, terms)) ? this.queueMail(trx, ctx, id, token) : null,
       );
     if (emailId === null) throw invalidTransition((await this.require(ctx.accountId, id)).status);
     return this.deliver(ctx.accountId, id, emailId, terms.token_hash, termsOf(current));
@@ -163,7 +161,8 @@ export class InvitationsService {
   }
 
   /** Queues the invitation's e-mail with its link, in the transaction that wrote the invitation. */
-  private async queueMail(trx: Trx, accountId: number, id: number, token: string): Promise<string> {
+  private async queueMail(trx: Trx, ctx: FinanceContext, id: number, token: string): Promise<string> {
+    const { accountId } = ctx;
     const invitation = (await repo.findInvitation(trx, accountId, id))!;
     const account = await this.accounts.get(accountId, trx);
     const link = `${this.deps.config.finance.publicUrl}/accept-invitation?token=${encodeURIComponent(token)}`;
@@ -173,6 +172,7 @@ export class InvitationsService {
       inviterName: invitation.inviter_name,
       role: invitation.role,
       link,
+      language: ctx.language,
     });
     return this.smtp.queue(trx, { ...mail, accountId, source: `identity:invitation:${id}` });
   }

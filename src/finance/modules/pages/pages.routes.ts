@@ -1,3 +1,4 @@
+import { languageOf } from '../../../core/i18n/language.js';
 import formbody from '@fastify/formbody';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
@@ -121,6 +122,7 @@ export const financePagesRoutes: FinanceRoutes = async (app, { services }) => {
             userId: session.user.id,
             role: session.role,
             isSuperAdmin: session.user.is_super_admin === 1,
+            language: languageOf(req.headers['accept-language']),
           };
           await services.invitationAcceptance.accept({ token }, caller, req.ip);
         }

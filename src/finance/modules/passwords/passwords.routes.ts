@@ -1,3 +1,4 @@
+import { languageOf } from '../../../core/i18n/language.js';
 import { ctxOf } from '../../auth/finance-auth.plugin.js';
 import { Envelope, MessageEnvelope, bearer, errorResponses, ok } from '../../http/envelope.js';
 import type { FinanceRoutes } from '../../routes.js';
@@ -39,7 +40,7 @@ export const passwordsRoutes: FinanceRoutes = async (app, { services }) => {
       },
     },
     async (req) => {
-      await svc.forgot(req.body.email, req.ip);
+      await svc.forgot(req.body.email, req.ip, languageOf(req.headers['accept-language']));
       return ok(null, FORGOT_PASSWORD_MESSAGE);
     },
   );

@@ -1,3 +1,4 @@
+import type { Language } from '../../../core/i18n/language.js';
 import { HttpError, invalidField, unauthorized } from '../../../core/http/errors.js';
 import { randomToken, sha256Hex } from '../../../core/security/tokens.js';
 import type { FinanceContext, FinanceDeps } from '../../context.js';
@@ -55,10 +56,10 @@ export class PasswordsService {
    * e-mailing the link happen after the request has answered (a failure is logged; the user can ask
    * again).
    */
-  async forgot(email: string, ip: string): Promise<void> {
+  async forgot(email: string, ip: string, language: Language = 'en'): Promise<void> {
     const normalized = normalizeEmail(email);
     await this.rateLimits.consume([rule('forgotPerIp', ip), rule('forgotPerEmail', normalized)]);
-    const task: Promise<void> = this.sendResetLink(normalized)
+    const task: Promise<void> = this.sendResetLink(normalized, language)
       .catch((err) => this.deps.logger.warn({ err }, 'password reset e-mail failed'))
       .finally(() => this.sending.delete(task));
     this.sending.add(task);
@@ -69,7 +70,7 @@ export class PasswordsService {
    * crash loses nothing). The mail worker sends it through SMTP_URL when the operator set one, else
    * through the SMTP server of the user's oldest membership whose account has one.
    */
-  private async sendResetLink(email: string): Promise<void> {
+  private async sendResetLink(email: string, language: Language): Promise<void> {
     const user = await this.users.findByEmail(email);
     if (!user) return;
     const token = randomToken(32);
@@ -90,11 +91,7 @@ export class PasswordsService {
         accountId: routeAccountId,
         source: 'identity:password_reset',
         to: user.email,
-        subject: 'Reset your password',
-        text:
-          `Hello ${user.full_name},\n\nSomeone (hopefully you) asked to reset the password of your account.\n` +
-          `Open this link within one hour to choose a new password:\n\n${link}\n\n` +
-          `If you did not ask for it, ignore this e-mail: your password stays as it is.\n`,
+        ...resetMail(user.full_name, link, language),
       });
     });
   }
@@ -125,4 +122,23 @@ export class PasswordsService {
   purgeExpired(now = Date.now()): Promise<number> {
     return repo.deleteExpiredResets(this.deps.db, now - 24 * 60 * 60 * 1000);
   }
+}
+
+/** The forgotten-password e-mail, in the language of the request that asked for it. */
+function resetMail(name: string, link: string, language: Language): { subject: string; text: string } {
+  if (language === 'pt-BR')
+    return {
+      subject: 'Redefina sua senha',
+      text:
+        `Olá, ${name},\n\nAlguém (esperamos que você) pediu para redefinir a senha da sua conta.\n` +
+        `Abra este link em até uma hora para escolher uma nova senha:\n\n${link}\n\n` +
+        `Se você não pediu, ignore este e-mail: sua senha continua a mesma.\n`,
+    };
+  return {
+    subject: 'Reset your password',
+    text:
+      `Hello ${name},\n\nSomeone (hopefully you) asked to reset the password of your account.\n` +
+      `Open this link within one hour to choose a new password:\n\n${link}\n\n` +
+      `If you did not ask for it, ignore this e-mail: your password stays as it is.\n`,
+  };
 }
