@@ -12,6 +12,7 @@
  * Then the finance service on its own SQLite database: 10,000 transactions and 2,000 bills seeded
  * through its API, GET transactions (20 per page, and filtered by period and kind), POST
  * transaction, GET notifications, and one run of the daily job over the bills.
+ * Then SLA and reports over 100,000 conversations and 1,000,000 messages (see measureSlaReports).
  * Set BENCH_CONVERSATIONS, BENCH_TRANSACTIONS, BENCH_DURATION (seconds) and BENCH_CONNECTIONS to change the run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -292,6 +293,114 @@ async function measurePipelineCards(base: string, token: string, accountId: numb
   return results;
 }
 
+/**
+ * Lead scoring's bulk recalculation over 10,000 cards (BENCH_LEAD_CARDS): an account of its own with
+ * the default rules (through the API), cards and three stored events per card inserted straight
+ * into the database, then `bulk_recalculate` through the API, timed from the request to the moment
+ * its progress endpoint says completed (the server's job runner does the work, in batches).
+ */
+async function measureLeadScoring(base: string, platformToken: string, dataDir: string) {
+  const total = Number(process.env.BENCH_LEAD_CARDS ?? 10_000);
+  const { openDatabase } = await import('../src/core/db/database.js');
+  const { insertCards } = await import('../src/chat/modules/pipelines/pipeline-cards.repository.js');
+  const account = await api(base, platformToken, 'POST', '/platform/api/v1/accounts', { name: 'Bench scoring' });
+  const user = await api(base, platformToken, 'POST', '/platform/api/v1/users', {
+    name: 'Scoring Admin',
+    email: `bench-scoring-${randomBytes(4).toString('hex')}@example.test`,
+    password: 'bench-password',
+  });
+  await api(base, platformToken, 'POST', `/platform/api/v1/accounts/${account.id}/account_users`, {
+    user_id: user.id,
+    role: 'administrator',
+  });
+  const token: string = user.access_token;
+  const A = `/api/v1/accounts/${account.id}`;
+  await api(base, token, 'POST', `${A}/lead_score_rules/create_defaults`);
+  const stages = { a: { name: 'Lead' }, b: { name: 'Proposal' } };
+  const pipeline = (await api(base, token, 'POST', `${A}/pipelines`, { name: 'Scoring pipeline', stages })).data;
+  const database = await openDatabase<import('../src/chat/db/schema.js').ChatDatabase>(
+    `sqlite://${path.join(dataDir, 'chat.sqlite')}`,
+  );
+  try {
+    const stage = await database.db
+      .selectFrom('pipeline_stages')
+      .select('id')
+      .where('pipeline_id', '=', pipeline.id)
+      .orderBy('position')
+      .executeTakeFirstOrThrow();
+    process.stdout.write(`seeding ${total} scored cards...\n`);
+    const now = Date.now();
+    for (let done = 0; done < total;) {
+      await database.db.transaction().execute(async (trx) => {
+        const rows = [];
+        for (let i = 0; i < 500 && done < total; i++, done++) {
+          rows.push({
+            account_id: account.id,
+            pipeline_id: pipeline.id,
+            stage_id: stage.id,
+            title: `Scored deal ${done}`,
+            item_title: null,
+            value_minor: (done % 3 === 0 ? 2_000_000 : 50_000) as number,
+            currency: 'BRL',
+            status: 'open' as const,
+            position: done,
+            stage_version: 1,
+            stage_entered_at: now,
+            contact_id: null,
+            conversation_id: null,
+            owner_id: null,
+            expected_close_date: null,
+            custom_attributes: '{}',
+            qualification_checklist: '{}',
+            lead_score: 0,
+            lead_score_overridden: 0,
+            won_note: null,
+            lost_reason: null,
+            closed_at: null,
+            deleted_at: null,
+            created_by: user.id,
+            created_at: now,
+            updated_at: now,
+          });
+        }
+        await insertCards(trx, rows);
+        const cards = await trx
+          .selectFrom('pipeline_cards')
+          .select('id')
+          .where('account_id', '=', account.id)
+          .orderBy('id', 'desc')
+          .limit(rows.length)
+          .execute();
+        const events = cards.flatMap((card, i) =>
+          (['card_created', 'message_received', 'stage_changed'] as const).map((type, k) => ({
+            account_id: account.id,
+            card_id: card.id,
+            event_key: `bench:${card.id}:${k}`,
+            event_type: type,
+            event_subtype: null,
+            attributes: JSON.stringify({ value: i % 3 === 0 ? 20_000 : 500, pipeline_id: pipeline.id }),
+            contact_id: null,
+            conversation_id: null,
+            occurred_at: now + k * 1000,
+            created_at: now,
+          })),
+        );
+        await trx.insertInto('lead_score_events').values(events).execute();
+      });
+    }
+  } finally {
+    await database.close();
+  }
+  const started = Date.now();
+  const job = (await api(base, token, 'POST', `${A}/lead_score/reports/bulk_recalculate`)).data;
+  let progress = job;
+  while (progress.status !== 'completed' && progress.status !== 'failed') {
+    await new Promise((r) => setTimeout(r, 200));
+    progress = (await api(base, token, 'GET', `${A}/lead_score/reports/bulk_recalculate/${job.job_id}`)).data;
+  }
+  return { cards: progress.processed as number, status: progress.status as string, ms: Date.now() - started };
+}
+
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
@@ -359,6 +468,163 @@ async function measureFinance(dataDir: string, children: ChildProcess[]) {
   const jobMs = performance.now() - jobStarted;
   results.push(await measure('finance GET notifications (20/page)', { url: `${base}/api/notifications`, headers }));
   return { results, job: { ...job, ms: jobMs } };
+}
+
+/**
+ * SLA and reports at scale (BENCH_REPORT_CONVERSATIONS, default 100,000, ten messages each): an
+ * Enterprise account of its own, then conversations, 1,000,000 messages, their reporting events and
+ * an applied SLA per conversation (a fifth of them breached) inserted straight into the database over
+ * the last 90 days. Measures reports/summary over the last 30 days and applied_slas/metrics.
+ */
+async function measureSlaReports(base: string, platformToken: string, dataDir: string): Promise<Result[]> {
+  const total = Number(process.env.BENCH_REPORT_CONVERSATIONS ?? 100_000);
+  const account = await api(base, platformToken, 'POST', '/platform/api/v1/accounts', { name: 'Bench SLA' });
+  await api(base, platformToken, 'PATCH', `/platform/api/v1/accounts/${account.id}`, { plan: 'enterprise' });
+  const user = await api(base, platformToken, 'POST', '/platform/api/v1/users', {
+    name: 'SLA Admin',
+    email: `bench-sla-${randomBytes(4).toString('hex')}@example.test`,
+    password: 'bench-password',
+  });
+  await api(base, platformToken, 'POST', `/platform/api/v1/accounts/${account.id}/account_users`, {
+    user_id: user.id,
+    role: 'administrator',
+  });
+  const token: string = user.access_token;
+  const A = `/api/v1/accounts/${account.id}`;
+  const inbox = await api(base, token, 'POST', `${A}/inboxes`, { name: 'SLA inbox', channel: { type: 'api' } });
+  const contact = (await api(base, token, 'POST', `${A}/contacts`, { name: 'SLA contact', inbox_id: inbox.id })).payload
+    .contact;
+  const policy = await api(base, token, 'POST', `${A}/sla_policies`, {
+    name: 'Bench SLA',
+    first_response_time_threshold: 3600,
+    resolution_time_threshold: 86400,
+  });
+  const now = Date.now();
+  const span = 90 * 86_400_000;
+  process.stdout.write(`seeding ${total} conversations, ${total * 10} messages, their reporting events and SLAs...\n`);
+  const started = Date.now();
+  // Rows generated by SQL itself (a recursive counter), so seeding costs what the inserts and indexes cost.
+  const sqlite = new Database(path.join(dataDir, 'chat.sqlite'));
+  sqlite.pragma('busy_timeout = 30000');
+  const p = {
+    account: account.id,
+    inbox: inbox.id,
+    contact: contact.id,
+    user: user.id,
+    policy: policy.id,
+    total,
+    now,
+    span,
+  };
+  try {
+    sqlite.transaction(() => {
+      const { n } = sqlite
+        .prepare('SELECT COALESCE(MAX(display_id), 0) AS n FROM conversations WHERE account_id = ?')
+        .get(p.account) as { n: number };
+      if (n !== 0) throw new Error('the bench account already has conversations');
+      sqlite
+        .prepare(
+          `WITH RECURSIVE seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq WHERE i < @total - 1)
+        INSERT INTO conversations (account_id, display_id, uuid, inbox_id, contact_id, status, additional_attributes,
+          custom_attributes, muted, last_activity_at, first_reply_created_at, created_at, updated_at)
+        SELECT @account, i + 1, 'bench-' || i, @inbox, @contact, CASE WHEN i % 3 = 0 THEN 'open' ELSE 'resolved' END,
+          '{}', '{}', 0, @now - @span + (i * @span) / @total, @now - @span + (i * @span) / @total + 600000,
+          @now - @span + (i * @span) / @total, @now - @span + (i * @span) / @total FROM seq`,
+        )
+        .run(p);
+      sqlite
+        .prepare(
+          `WITH RECURSIVE m(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM m WHERE k < 9)
+        INSERT INTO messages (account_id, conversation_id, inbox_id, content, message_type, content_type, content_attributes,
+          additional_attributes, private, status, sender_type, sender_id, created_at, updated_at)
+        SELECT @account, c.id, @inbox, 'Message ' || m.k, m.k % 2, 'text', '{}', '{}', 0, 'sent',
+          CASE WHEN m.k % 2 = 0 THEN 'Contact' ELSE 'User' END, CASE WHEN m.k % 2 = 0 THEN @contact ELSE @user END,
+          c.created_at + m.k * 60000, c.created_at + m.k * 60000
+        FROM conversations c, m WHERE c.account_id = @account`,
+        )
+        .run(p);
+      const event = (name: string, value: string, start: string, end: string, from: string) =>
+        sqlite
+          .prepare(
+            `INSERT INTO reporting_events (account_id, name, value, conversation_id, display_id, inbox_id,
+            event_start, event_end, created_at)
+          SELECT @account, '${name}', ${value}, c.id, c.display_id, @inbox, ${start}, ${end}, ${end} ${from}`,
+          )
+          .run(p);
+      event(
+        'conversation_created',
+        'NULL',
+        'c.created_at',
+        'c.created_at',
+        'FROM conversations c WHERE c.account_id = @account',
+      );
+      event(
+        'first_response',
+        '60',
+        'c.created_at',
+        'c.created_at + 60000',
+        'FROM conversations c WHERE c.account_id = @account',
+      );
+      event(
+        'conversation_resolved',
+        '3600',
+        'c.created_at',
+        'c.created_at + 3600000',
+        "FROM conversations c WHERE c.account_id = @account AND c.status = 'resolved'",
+      );
+      sqlite
+        .prepare(
+          `INSERT INTO reporting_events (account_id, name, value, conversation_id, display_id, inbox_id,
+          event_start, event_end, created_at)
+        SELECT @account, CASE WHEN g.message_type = 0 THEN 'incoming_message' ELSE 'outgoing_message' END, NULL,
+          g.conversation_id, NULL, @inbox, g.created_at, g.created_at, g.created_at
+        FROM messages g WHERE g.account_id = @account`,
+        )
+        .run(p);
+      // The rollups the listener keeps, for the account and the inbox.
+      for (const scope of ["'account'", "'inbox:' || inbox_id"])
+        sqlite
+          .prepare(
+            `INSERT INTO reporting_rollups (account_id, scope, name, bucket, count, total)
+            SELECT account_id, ${scope}, name, (event_end / 900000) * 900000, COUNT(*), COALESCE(SUM(value), 0)
+            FROM reporting_events WHERE account_id = @account GROUP BY 2, name, 4`,
+          )
+          .run(p);
+      sqlite
+        .prepare(
+          `INSERT INTO applied_slas (account_id, sla_policy_id, conversation_id, contact_id, display_id, inbox_id,
+          status, conversation_created_at, first_response_due, first_response_at, resolution_due, resolved_at,
+          created_at, updated_at)
+        SELECT @account, @policy, c.id, @contact, c.display_id, @inbox,
+          CASE WHEN c.display_id % 5 = 0 THEN 'missed' WHEN c.status = 'resolved' THEN 'hit' ELSE 'active' END,
+          c.created_at, c.created_at + 3600000, c.created_at + 60000, c.created_at + 86400000,
+          CASE WHEN c.status = 'resolved' THEN c.created_at + 3600000 ELSE NULL END, c.created_at, c.created_at
+        FROM conversations c WHERE c.account_id = @account`,
+        )
+        .run(p);
+      sqlite
+        .prepare(
+          `INSERT INTO sla_events (account_id, applied_sla_id, event_type, due_at, created_at)
+        SELECT @account, a.id, 'first_response', a.first_response_due, a.first_response_due
+        FROM applied_slas a WHERE a.account_id = @account AND a.display_id % 5 = 0`,
+        )
+        .run(p);
+      sqlite.prepare('UPDATE accounts SET last_conversation_display_id = @total WHERE id = @account').run(p);
+    })();
+  } finally {
+    sqlite.close();
+  }
+  process.stdout.write(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  const headers = { api_access_token: token };
+  const since = Math.floor((now - 30 * 86_400_000) / 1000);
+  const until = Math.floor(now / 1000);
+  return [
+    await measure(`GET reports/summary, 30 days (${total} conversations)`, {
+      url: `${base}/api/v2/accounts/${account.id}/reports/summary?type=account&since=${since}&until=${until}`,
+      headers,
+    }),
+    await measure(`GET applied_slas/metrics (${total} applied)`, { url: `${base}${A}/applied_slas/metrics`, headers }),
+  ];
 }
 
 async function main() {
@@ -462,6 +728,8 @@ async function main() {
     );
 
     results.push(...(await measurePipelineCards(base, token, account.id, dataDir, user.id)));
+    const scoring = await measureLeadScoring(base, platformToken, dataDir);
+    results.push(...(await measureSlaReports(base, platformToken, dataDir)));
 
     const webhook = await measureWebhooks(base, token, A, displayIds, dataDir);
     const finance = await measureFinance(dataDir, children);
@@ -490,6 +758,10 @@ async function main() {
         `  throughput: ${burst.events} events in a burst, ${burst.perSecond.toFixed(0)} events/s from first commit to last receipt ` +
         `(median commit-to-receipt under that backlog ${burst.medianMs.toFixed(0)} ms)\n` +
         `  latency: ${paced.events} events at a steady pace, median commit-to-receipt ${paced.medianMs.toFixed(1)} ms, p99 ${paced.p99Ms.toFixed(1)} ms\n`,
+    );
+    process.stdout.write(
+      `\nlead scoring bulk_recalculate: ${scoring.cards} cards (3 stored events each, default rules) ` +
+        `${scoring.status} in ${(scoring.ms / 1000).toFixed(1)} s\n`,
     );
     const { job } = finance;
     process.stdout.write(

@@ -61,7 +61,11 @@ type Resource =
   | 'portal'
   | 'category'
   | 'article'
-  | 'integrationHook';
+  | 'integrationHook'
+  | 'slaPolicy'
+  | 'leadScoreRule'
+  | 'leadScoreLog'
+  | 'leadScoreJob';
 
 /** The records of one side (the owner's, or the outsider's) that paths and bodies name. */
 type Ids = Record<Resource, string | number>;
@@ -214,6 +218,7 @@ const ROUTES: Record<string, RouteRule> = {
   'GET /attachments/{key}/{name}': { auth: 'none' },
   'POST /auth/sign_in': { auth: 'none', body: () => ({ email: 'nobody@example.test', password: 'wrong password' }) },
   'DELETE /auth/sign_out': { auth: 'user' },
+  ...passwordRoutes(),
   'GET /api/v1/profile': { auth: 'user' },
 
   [`POST ${P}/accounts`]: { auth: 'platform', body: () => ({ name: 'Created' }) },
@@ -585,6 +590,9 @@ const ROUTES: Record<string, RouteRule> = {
   },
 
   ...helpCenterRoutes(),
+  ...leadScoringRoutes(),
+  ...reportsRoutes(),
+  ...slaRoutes(),
   ['GET /hc/{slug}']: { auth: 'public' },
   ['GET /hc/{slug}/{locale}']: { auth: 'public' },
   ['GET /hc/{slug}/{locale}/categories/{category_slug}']: { auth: 'public' },
@@ -624,6 +632,97 @@ const ROUTES: Record<string, RouteRule> = {
     bodyIds: ['conversation'],
   },
 };
+
+/** Reports (src/chat/modules/reports): administrators only; since/until where the spec requires them. */
+function reportsRoutes(): Record<string, RouteRule> {
+  const V2 = '/api/v2/accounts/{accountId}';
+  const range = 'since=0&until=86400';
+  return {
+    [`GET ${V2}/reports`]: { auth: 'account', admin: true, query: `metric=conversations_count&type=account&${range}` },
+    [`GET ${V2}/reports/summary`]: { auth: 'account', admin: true, query: `type=account&${range}` },
+    [`GET ${V2}/reports/conversations`]: { auth: 'account', admin: true, query: `type=account&${range}` },
+    [`GET ${V2}/summary_reports/channel`]: { auth: 'account', admin: true },
+    [`GET ${A}/conversations/{id}/reporting_events`]: { auth: 'account', admin: true, params: conversationIn },
+    [`GET ${A}/reporting_events`]: { auth: 'account', admin: true },
+  };
+}
+
+/**
+ * Forgotten passwords and set-password links (src/chat/modules/invitations), without credentials.
+ * Setting a password needs a token only an e-mail carries, so no valid body is offered for it.
+ */
+function passwordRoutes(): Record<string, RouteRule> {
+  return {
+    'POST /auth/password': { auth: 'none', body: () => ({ email: 'nobody@example.test' }) },
+    'PUT /auth/password': { auth: 'none' },
+    'GET /auth/password/edit': { auth: 'none' },
+    'POST /auth/password/edit': { auth: 'none' },
+    'GET /auth/password/new': { auth: 'none' },
+    'POST /auth/password/new': { auth: 'none' },
+  };
+}
+
+/**
+ * Lead scoring (src/chat/modules/lead-scoring): members read rules and logs and record custom events;
+ * administrators write rules, read reports and start bulk recalculations.
+ */
+function leadScoringRoutes(): Record<string, RouteRule> {
+  const R = `${A}/lead_score/reports`;
+  const range = 'since=0&until=86400';
+  return {
+    [`GET ${A}/lead_score_rules`]: { auth: 'account' },
+    [`POST ${A}/lead_score_rules`]: {
+      auth: 'account',
+      admin: true,
+      body: () => ({ event_type: 'custom_event', event_subtype: `routes-${unique()}`, points: 5 }),
+    },
+    [`POST ${A}/lead_score_rules/create_defaults`]: { auth: 'account', admin: true },
+    [`GET ${A}/lead_score_rules/{id}`]: { auth: 'account', params: { id: 'leadScoreRule' } },
+    [`PATCH ${A}/lead_score_rules/{id}`]: {
+      auth: 'account',
+      admin: true,
+      params: { id: 'leadScoreRule' },
+      body: () => ({ points: 6 }),
+    },
+    [`DELETE ${A}/lead_score_rules/{id}`]: { auth: 'account', admin: true, params: { id: 'leadScoreRule' } },
+    [`GET ${A}/lead_score/logs`]: { auth: 'account' },
+    [`GET ${A}/lead_score/logs/{id}`]: { auth: 'account', params: { id: 'leadScoreLog' } },
+    [`POST ${A}/lead_score/events`]: {
+      auth: 'account',
+      body: (ids) => ({ pipeline_card_id: ids.card, event_subtype: 'routes' }),
+      bodyIds: ['card'],
+    },
+    [`GET ${A}/pipeline/lead_scores/distribution`]: { auth: 'account' },
+    [`GET ${R}/distribution`]: { auth: 'account', admin: true },
+    [`GET ${R}/dashboard`]: { auth: 'account', admin: true },
+    [`GET ${R}/trends`]: { auth: 'account', admin: true, query: range },
+    [`GET ${R}/top_leads`]: { auth: 'account', admin: true },
+    [`GET ${R}/category_changes`]: { auth: 'account', admin: true, query: range },
+    [`POST ${R}/bulk_recalculate`]: { auth: 'account', admin: true },
+    [`GET ${R}/bulk_recalculate/{job_id}`]: { auth: 'account', admin: true, params: { job_id: 'leadScoreJob' } },
+  };
+}
+
+/** SLA (src/chat/modules/sla): both seeded accounts are on the Enterprise plan. */
+function slaRoutes(): Record<string, RouteRule> {
+  const policy = { id: 'slaPolicy' } as const;
+  const body = () => ({ name: `SLA ${unique()}`, first_response_time_threshold: 3600 });
+  return {
+    [`GET ${A}/sla_policies`]: { auth: 'account' },
+    [`POST ${A}/sla_policies`]: { auth: 'account', admin: true, body },
+    [`GET ${A}/sla_policies/{id}`]: { auth: 'account', params: policy },
+    [`PATCH ${A}/sla_policies/{id}`]: {
+      auth: 'account',
+      admin: true,
+      params: policy,
+      body: () => ({ name: 'Renamed' }),
+    },
+    [`DELETE ${A}/sla_policies/{id}`]: { auth: 'account', admin: true, params: policy },
+    [`GET ${A}/applied_slas`]: { auth: 'account', admin: true },
+    [`GET ${A}/applied_slas/metrics`]: { auth: 'account', admin: true },
+    [`GET ${A}/applied_slas/download`]: { auth: 'account', admin: true },
+  };
+}
 
 /** The help center's management routes at Chatwoot's `{A}/portals...` and the spec's `/api/v1/portals...?account_id=`. */
 function helpCenterRoutes(): Record<string, RouteRule> {
@@ -742,6 +841,20 @@ const TABLES = [
   'help_categories',
   'help_articles',
   'integration_hooks',
+  'lead_score_rules',
+  'lead_score_events',
+  'lead_score_applications',
+  'lead_score_logs',
+  'lead_score_bulk_jobs',
+  'password_tokens',
+  'reporting_events',
+  'reporting_event_labels',
+  'reporting_conversations',
+  'reporting_rollups',
+  'sla_policies',
+  'applied_slas',
+  'sla_events',
+  'sla_versions',
 ] as const satisfies readonly (keyof ChatDatabase)[];
 
 let t: ChatTestApp;
@@ -827,6 +940,10 @@ async function seed(account: TestAccount, conversations: number): Promise<Ids> {
   ).body;
   const rule = (await api.post(`${account.path}/automation_rules`, ruleBody())).body;
   const label = (await api.post(`${account.path}/labels`, { title: `seeded-${unique()}` })).body;
+  await client(t.app, t.platformToken).patch(`${P}/accounts/${account.id}`, { plan: 'enterprise' });
+  const slaPolicy = (
+    await api.post(`${account.path}/sla_policies`, { name: 'Routes SLA', first_response_time_threshold: 3600 })
+  ).body;
   const integrationHook = (
     await api.post(`${account.path}/integrations/hooks`, {
       app_id: 'openai',
@@ -843,6 +960,7 @@ async function seed(account: TestAccount, conversations: number): Promise<Ids> {
   for (let i = 0; i < conversations; i++)
     campaign = (await api.post(`${account.path}/campaigns`, campaignBody(inbox.id))).body;
   const pipeline = await seedPipeline(account, contact.contact.id, member.id);
+  const leadScoring = await seedLeadScoring(account, pipeline.card);
   const portal = (await api.post(`${account.path}/portals`, { name: 'Routes KB', slug: `routes-${unique()}` })).body;
   const category = (await api.post(`${account.path}/portals/${portal.id}/categories`, { name: 'Routes' })).body.payload;
   const article = (
@@ -881,6 +999,7 @@ async function seed(account: TestAccount, conversations: number): Promise<Ids> {
     [category.id, category],
     [article.id, article],
     [integrationHook.id, integrationHook],
+    [slaPolicy.id, slaPolicy],
   ]) {
     expect(id, JSON.stringify(res)).toEqual(expect.any(Number));
   }
@@ -912,7 +1031,25 @@ async function seed(account: TestAccount, conversations: number): Promise<Ids> {
     category: category.id,
     article: article.id,
     integrationHook: integrationHook.id,
+    slaPolicy: slaPolicy.id,
+    ...leadScoring,
   };
+}
+
+/** A lead score rule, a log row (a custom event the rule scores) and a bulk recalculation. */
+async function seedLeadScoring(account: TestAccount, cardId: number) {
+  const api = client(t.app, account.admin.token);
+  const rule = (await api.post(`${account.path}/lead_score_rules`, { event_type: 'custom_event', points: 5 })).body;
+  await api.post(`${account.path}/lead_score/events`, { pipeline_card_id: cardId, event_subtype: 'seed' });
+  const log = (await api.get(`${account.path}/lead_score/logs`)).body.data?.[0];
+  const job = (await api.post(`${account.path}/lead_score/reports/bulk_recalculate`)).body.data;
+  for (const [id, res] of [
+    [rule?.id, rule],
+    [log?.id, log],
+    [job?.job_id, job],
+  ])
+    expect(id, JSON.stringify(res)).toEqual(expect.any(Number));
+  return { leadScoreRule: rule.id as number, leadScoreLog: log.id as number, leadScoreJob: job.job_id as number };
 }
 
 beforeAll(async () => {

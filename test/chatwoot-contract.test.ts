@@ -47,13 +47,6 @@ const PENDING: Record<string, string> = {
   'GET /api/v1/accounts/{id}': 'account details and settings: no account resource in the conversation API yet',
   'PATCH /api/v1/accounts/{id}': 'account details and settings: no account resource in the conversation API yet',
   'GET /api/v1/accounts/{account_id}/audit_logs': 'audit logs (a Chatwoot Enterprise feature)',
-  'GET /api/v1/accounts/{account_id}/conversations/{conversation_id}/reporting_events': 'reports',
-  'GET /api/v1/accounts/{account_id}/reporting_events': 'reports',
-  'GET /api/v2/accounts/{account_id}/reports': 'reports',
-  'GET /api/v2/accounts/{account_id}/reports/summary': 'reports',
-  'GET /api/v2/accounts/{account_id}/reports/conversations': 'reports',
-  'GET /api/v2/accounts/{account_id}/reports/conversations/': 'reports',
-  'GET /api/v2/accounts/{account_id}/summary_reports/channel': 'reports',
   'GET /survey/responses/{conversation_uuid}': 'the CSAT survey page (HTML for people, not an API)',
   'POST /public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}/toggle_typing':
     'typing indicators',
@@ -73,7 +66,12 @@ interface RequestAdjustment {
   values?: (ids: Ids) => Record<string, unknown>;
   /** A body where the document shows none. */
   body?: (ids: Ids) => Record<string, unknown>;
+  /** A query string the request carries (without `?`). */
+  query?: string;
 }
+
+/** since/until of the report requests (UNIX seconds): one day. */
+const REPORT_RANGE = 'since=0&until=86400';
 
 /** Requests a real client makes differently from a literal reading of the document. */
 const REQUESTS: Record<string, RequestAdjustment> = {
@@ -185,11 +183,30 @@ const REQUESTS: Record<string, RequestAdjustment> = {
       reason: 'the document marks nothing required; a message needs its content',
       fill: ['content'],
     },
+  'GET /api/v2/accounts/{account_id}/reports': {
+    reason: 'the spec requires metric, type, since and until on reports (the document lists them as parameters)',
+    query: `metric=conversations_count&type=account&${REPORT_RANGE}`,
+  },
+  'GET /api/v2/accounts/{account_id}/reports/summary': {
+    reason: 'the spec requires type, since and until on the summary',
+    query: `type=account&${REPORT_RANGE}`,
+  },
+  'GET /api/v2/accounts/{account_id}/reports/conversations': {
+    reason: 'the spec requires type, since and until on every report but the channel report',
+    query: `type=account&${REPORT_RANGE}`,
+  },
+  'GET /api/v2/accounts/{account_id}/reports/conversations/': {
+    reason: 'the spec requires type, since and until on every report but the channel report',
+    query: `type=agent&${REPORT_RANGE}`,
+  },
   'DELETE /platform/api/v1/accounts/{account_id}/account_users': {
     reason: 'the document shows no body; Chatwoot (and Ponte) take the user to remove as user_id',
     body: (ids) => ({ user_id: ids.agent }),
   },
 };
+
+const REPORT_NUMBER =
+  'the document types it as a string; Chatwoot emits a number, and the spec says number (seconds or a count)';
 
 interface Deviation {
   /** The instance path of the schema error, array indexes as `*`. */
@@ -235,6 +252,13 @@ const HOOK: Deviation[] = [
 
 /** Response fields where Ponte knowingly differs from the document. */
 const DEVIATIONS: Record<string, Deviation[]> = {
+  'GET /api/v2/accounts/{account_id}/reports': [{ at: '/*/value', reason: REPORT_NUMBER }],
+  'GET /api/v2/accounts/{account_id}/reports/summary': [
+    { at: '/avg_first_response_time', reason: REPORT_NUMBER },
+    { at: '/avg_resolution_time', reason: REPORT_NUMBER },
+    { at: '/previous/avg_first_response_time', reason: REPORT_NUMBER },
+    { at: '/previous/avg_resolution_time', reason: REPORT_NUMBER },
+  ],
   'GET /platform/api/v1/accounts/{account_id}/account_users': [
     { at: '/', reason: 'the spec: 200 {data: [account user]} (the document shows a bare list)' },
   ],
@@ -499,7 +523,7 @@ function buildObject(s: Schema, ctx: { path: string; ids: Ids; adjust?: RequestA
 function requestOf(op: DocOperation, ids: Ids): { url: string; token?: string; body?: unknown } {
   const adjust = REQUESTS[op.key];
   const url = op.path.replace(/\{(\w+)\}/g, (_, name: string) => paramValue(op.path, name, ids));
-  const query = op.key.endsWith('/contacts/search') ? '?q=Contract' : '';
+  const query = op.key.endsWith('/contacts/search') ? '?q=Contract' : adjust?.query ? `?${adjust.query}` : '';
   const token = op.security.includes('platformAppApiKey')
     ? t.platformToken
     : op.security.length > 0

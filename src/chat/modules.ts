@@ -13,6 +13,8 @@ import { customFiltersModule } from './modules/custom-filters/custom-filters.mod
 import { integrationsModule } from './modules/integrations/integrations.module.js';
 import { leadScoringModule } from './modules/lead-scoring/lead-scoring.module.js';
 import { invitationsModule } from './modules/invitations/invitations.module.js';
+import { reportsModule } from './modules/reports/reports.module.js';
+import { slaModule } from './modules/sla/sla.module.js';
 import type { ChatDatabase } from './db/schema.js';
 import type { ChatEvents } from './events.js';
 import type { ChatRoutes } from './routes.js';
@@ -37,6 +39,8 @@ export const chatModules: readonly ChatModule[] = [
   integrationsModule,
   leadScoringModule,
   invitationsModule,
+  reportsModule,
+  slaModule,
 ];
 
 /** Every migration of the conversation service, in order. */

@@ -29,7 +29,19 @@ describe('GET /public/api/v1/inboxes/:inbox_identifier', () => {
       identifier: inbox.inbox_identifier,
       name: 'Support',
       timezone: 'America/Sao_Paulo',
-      working_hours: [],
+      // Chatwoot's seven days; never set: Monday to Friday 09:00-17:00.
+      working_hours: [0, 1, 2, 3, 4, 5, 6].map((day) => {
+        const closed = day === 0 || day === 6;
+        return {
+          day_of_week: day,
+          closed_all_day: closed,
+          open_all_day: false,
+          open_hour: closed ? null : 9,
+          open_minutes: closed ? null : 0,
+          close_hour: closed ? null : 17,
+          close_minutes: closed ? null : 0,
+        };
+      }),
       working_hours_enabled: false,
       csat_survey_enabled: false,
       greeting_enabled: true,

@@ -1,5 +1,6 @@
 import { parseJsonObject, toIso, toUnix } from '../../core/time.js';
 import type { Contact, ContactInbox, Conversation, Inbox } from '../db/schema.js';
+import { parseWorkingHours } from '../modules/inboxes/inboxes.schema.js';
 import type { MessageSender, MessageView } from '../modules/messages/messages.presenter.js';
 
 /**
@@ -82,7 +83,7 @@ export function presentPublicInbox(inbox: Inbox) {
     identifier: inbox.identifier,
     name: inbox.name,
     timezone: inbox.timezone,
-    working_hours: [],
+    working_hours: parseWorkingHours(inbox.working_hours),
     working_hours_enabled: inbox.working_hours_enabled === 1,
     csat_survey_enabled: false,
     greeting_enabled: inbox.greeting_enabled === 1,

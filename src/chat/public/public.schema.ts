@@ -136,8 +136,8 @@ export const PublicConversationSchema = Type.Object({
 });
 
 /**
- * An inbox as the public interface shows it (Chatwoot's public inbox). Ponte keeps no per-day
- * working hours yet, so `working_hours` is empty; CSAT surveys are not offered.
+ * An inbox as the public interface shows it (Chatwoot's public inbox), with its seven days of
+ * working hours (Chatwoot's shape); CSAT surveys are not offered.
  */
 export const PublicInboxSchema = Type.Object({
   identifier: Type.String(),

@@ -43,6 +43,7 @@ export const REALTIME_EVENTS: ReadonlySet<string> = new Set([
   'pipeline_card_lost',
   'pipeline_card_reopened',
   'pipeline_card_deleted',
+  'sla_missed',
 ]);
 
 type Route = (subscription: ChatSubscription) => readonly CableMessage[];
@@ -98,8 +99,9 @@ function forConversation(
  * Who receives what for one event, decided once per event.
  * - Users: conversation.created/updated/status_changed, message.created/updated (private notes
  *   too) for conversations of inboxes they see; assignee.changed besides conversation.updated when
- *   the assignee changed; contact.created/updated and pipeline_card.* of their account. `data` is
- *   the event payload as the webhook carries it.
+ *   the assignee changed; contact.created/updated and pipeline_card.* of their account; sla.missed
+ *   (an SLA breach) for conversations of inboxes they see. `data` is the event payload as the
+ *   webhook carries it.
  * - Contacts: message.created/updated (never private notes, nor activities) and
  *   conversation.status_changed of the conversations of their contact inbox. `data` is the public
  *   interface's shape of the message or conversation (realtime.public.ts), never internal fields.
@@ -150,6 +152,10 @@ export function routeEvent(event: RealtimeEvent): Route | null {
       // (pipeline_card.moved and so on, `data` the card as the webhook carries it).
       const pushes = [message(event.name.replace(/^pipeline_card_/, 'pipeline_card.'))];
       return (s) => (s.kind === 'user' && s.role !== null ? pushes : NOTHING);
+    }
+    case 'sla_missed': {
+      // A breach goes to the staff who see the conversation's inbox, never to the contact.
+      return forConversation(asId(payload.inbox_id), null, [message('sla.missed')], NOTHING);
     }
     default:
       return null;

@@ -102,6 +102,13 @@ export async function validateActions(
       case 'change_priority':
         out.push({ action_name: name, action_params: [oneOf(PRIORITIES)] });
         break;
+      case 'add_sla': {
+        const id = idOf(one(), fail);
+        if (!(await services.conversations.slaPolicyExists(q, accountId, id)))
+          fail(`${id} is not an SLA policy of this account`);
+        out.push({ action_name: name, action_params: [id] });
+        break;
+      }
     }
   }
   return out;
@@ -176,6 +183,11 @@ export async function applyAction(
     case 'change_priority':
       await changes.togglePriority(ctx, displayId, String(params[0]) as PriorityName, trx);
       return;
+    case 'add_sla': {
+      const conversation = await services.conversations.get(ctx, displayId, trx);
+      await services.conversations.applySla(trx, ctx, conversation, Number(params[0]));
+      return;
+    }
     case 'send_email': {
       const conversation = await services.conversations.get(ctx, displayId, trx);
       const [bundle, messages] = await Promise.all([

@@ -39,11 +39,15 @@ export class ConversationChangesService {
     private readonly teams: TeamsService,
   ) {}
 
-  /** PATCH: assignee, team, status (open|resolved|pending), priority; attributes merge into the stored ones. */
+  /**
+   * PATCH: assignee, team, status (open|resolved|pending), priority, sla_policy_id (applied by the SLA
+   * module); attributes merge into the stored ones.
+   */
   async update(ctx: AccountContext, displayId: number, body: ConversationUpdateBody): Promise<ConversationBundle> {
     assertStaff(ctx);
     return this.deps.db.transaction().execute(async (trx) => {
       const current = await this.conversations.get(ctx, displayId, trx);
+      if (body.sla_policy_id !== undefined) await this.conversations.applySla(trx, ctx, current, body.sla_policy_id);
       const values: ConversationUpdate = {};
       if (body.assignee_id !== undefined) {
         if (body.assignee_id !== null)

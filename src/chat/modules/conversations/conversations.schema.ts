@@ -74,6 +74,7 @@ export const ConversationUpdateBody = Type.Object({
   priority: Type.Optional(Nullable(Priority)),
   custom_attributes: Type.Optional(Attributes),
   additional_attributes: Type.Optional(Attributes),
+  sla_policy_id: Type.Optional(Nullable(IdParam)),
 });
 export type ConversationUpdateBody = Static<typeof ConversationUpdateBody>;
 

@@ -58,6 +58,13 @@ export interface NewConversation {
   customAttributes?: Record<string, unknown>;
 }
 
+/** Applies SLA policies to conversations (the SLA module provides it: useSlaPolicies). */
+export interface SlaPolicies {
+  /** Applies the policy (null removes the applied one) in the caller's transaction: 402, 404 as the SLA endpoints. */
+  apply(trx: Trx, ctx: AccountContext, conversation: Conversation, policyId: number | null): Promise<void>;
+  exists(q: Q, accountId: number, policyId: number): Promise<boolean>;
+}
+
 export interface ConversationServices {
   accounts: AccountsService;
   inboxes: InboxesService;
@@ -78,6 +85,8 @@ export class ConversationsService {
   readonly bundles: ConversationBundles;
   /** The filter's defined custom attribute keys (the custom attributes module sets it). */
   private customAttributes?: CustomAttributeCriteria;
+  /** SLA policies (the SLA module sets it). */
+  private slaPolicies?: SlaPolicies;
 
   constructor(
     private readonly deps: ChatDeps,
@@ -88,6 +97,20 @@ export class ConversationsService {
 
   useCustomAttributes(source: CustomAttributeCriteria): void {
     this.customAttributes = source;
+  }
+
+  useSlaPolicies(source: SlaPolicies): void {
+    this.slaPolicies = source;
+  }
+
+  /** PATCH `sla_policy_id` and the automation action `add_sla`: applies the policy, in the caller's transaction. */
+  async applySla(trx: Trx, ctx: AccountContext, conversation: Conversation, policyId: number | null): Promise<void> {
+    if (!this.slaPolicies) throw invalidField('sla_policy_id', 'SLA policies are not available');
+    await this.slaPolicies.apply(trx, ctx, conversation, policyId);
+  }
+
+  slaPolicyExists(q: Q, accountId: number, policyId: number): Promise<boolean> {
+    return this.slaPolicies ? this.slaPolicies.exists(q, accountId, policyId) : Promise.resolve(false);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { parseJsonObject, toIso } from '../../../core/time.js';
 import type { Inbox } from '../../db/schema.js';
+import { parseWorkingHours } from './inboxes.schema.js';
 
 const SECRET_KEY = /(token|secret|password|api_key|apikey|auth)/i;
 
@@ -35,6 +36,7 @@ export function presentInbox(inbox: Inbox, showSecrets: boolean) {
     out_of_office_message: inbox.out_of_office_message,
     working_hours_enabled: inbox.working_hours_enabled === 1,
     timezone: inbox.timezone,
+    working_hours: parseWorkingHours(inbox.working_hours),
     website_url: str(channel.website_url),
     website_token: isWidget ? inbox.identifier : null,
     inbox_identifier: isApi || isWidget ? inbox.identifier : null,

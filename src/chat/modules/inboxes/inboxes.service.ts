@@ -12,6 +12,9 @@ import {
   type ChannelKind,
   type InboxCreateBody,
   type InboxUpdateBody,
+  normalizeWorkingHours,
+  parseWorkingHours,
+  type WorkingHour,
 } from './inboxes.schema.js';
 
 /** The subscriber type of an API inbox's webhook deliveries (its channel secret signs them: background.ts). */
@@ -19,6 +22,10 @@ export const API_INBOX_SUBSCRIBER = 'api_inbox';
 
 /** Channels a contact reaches through the public interface (Chatwoot: API and web widget). */
 const PUBLIC_CHANNEL_TYPES = new Set<string>([CHANNEL_TYPES.api, CHANNEL_TYPES.web_widget]);
+
+/** The seven days of working hours after a request's entries (inboxes.working_hours, added by the SLA module's migration 0112). */
+const workingHours = (entries: readonly WorkingHour[], stored: string | null) =>
+  normalizeWorkingHours(entries, parseWorkingHours(stored));
 
 const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
 
@@ -127,6 +134,7 @@ export class InboxesService {
       out_of_office_message: body.out_of_office_message ?? null,
       working_hours_enabled: bool(body.working_hours_enabled) ?? 0,
       timezone: body.timezone ?? 'UTC',
+      working_hours: body.working_hours ? JSON.stringify(workingHours(body.working_hours, null)) : null,
       agent_bot_id: null,
       created_at: now,
       updated_at: now,
@@ -157,6 +165,9 @@ export class InboxesService {
         out_of_office_message: body.out_of_office_message,
         working_hours_enabled: bool(body.working_hours_enabled),
         timezone: body.timezone,
+        working_hours: body.working_hours
+          ? JSON.stringify(workingHours(body.working_hours, inbox.working_hours))
+          : undefined,
         hmac_mandatory: mandatory,
         channel: channelJson,
         phone_number: phone,

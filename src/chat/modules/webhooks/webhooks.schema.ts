@@ -19,6 +19,8 @@ export const WEBHOOK_EVENTS = [
   'pipeline_card_lost',
   'pipeline_card_reopened',
   'pipeline_card_deleted',
+  // SLA breaches (decisions.md §10, Enterprise plan).
+  'sla_missed',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

@@ -1,0 +1,107 @@
+import { HttpError, notFound, unprocessable } from '../../../core/http/errors.js';
+import { parseJsonObject } from '../../../core/time.js';
+import type { AccountContext, ChatDeps, Q } from '../../context.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
+import type { SlaPolicy } from './sla.migration.js';
+import * as repo from './sla.repository.js';
+import type { SlaPolicyBody, SlaPolicyPatch } from './sla.schema.js';
+
+export const planRequired = () =>
+  new HttpError(
+    402,
+    'plan_required',
+    'SLA policies are an Enterprise plan feature: the account plan must be enterprise',
+  );
+
+/** The account may use SLAs: its plan is `enterprise` (or its features turn `sla` on), set by the platform interface. */
+export async function hasSlaPlan(accounts: AccountsService, q: Q, accountId: number): Promise<boolean> {
+  const account = await accounts.find(q, accountId);
+  if (!account) return false;
+  return account.plan === 'enterprise' || parseJsonObject(account.features).sla === true;
+}
+
+const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
+
+/** SLA policies of an account (Enterprise plan; administrators write, agents read). */
+export class SlaPoliciesService {
+  constructor(
+    private readonly deps: ChatDeps,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  async requirePlan(ctx: AccountContext, q: Q = this.deps.db): Promise<void> {
+    if (!(await hasSlaPlan(this.accounts, q, ctx.accountId))) throw planRequired();
+  }
+
+  async list(ctx: AccountContext): Promise<SlaPolicy[]> {
+    await this.requirePlan(ctx);
+    return repo.listPolicies(this.deps.db, ctx.accountId);
+  }
+
+  async get(ctx: AccountContext, id: number, q: Q = this.deps.db): Promise<SlaPolicy> {
+    await this.requirePlan(ctx, q);
+    const policy = await repo.findPolicy(q, ctx.accountId, id);
+    if (!policy) throw notFound('SLA policy');
+    return policy;
+  }
+
+  async create(ctx: AccountContext, body: SlaPolicyBody): Promise<SlaPolicy> {
+    await this.requirePlan(ctx);
+    const values = {
+      name: cleanName(body.name),
+      description: body.description ?? null,
+      first_response_time_threshold: body.first_response_time_threshold,
+      next_response_time_threshold: body.next_response_time_threshold ?? null,
+      resolution_time_threshold: body.resolution_time_threshold ?? null,
+      only_during_business_hours: bool(body.only_during_business_hours) ?? 0,
+    };
+    checkThresholds(values);
+    const now = Date.now();
+    return repo.insertPolicy(this.deps.db, { account_id: ctx.accountId, ...values, created_at: now, updated_at: now });
+  }
+
+  /** Thresholds changed here apply to policies applied from now on; applied SLAs keep their deadlines. */
+  async update(ctx: AccountContext, id: number, body: SlaPolicyPatch): Promise<SlaPolicy> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const current = await this.get(ctx, id, trx);
+      const next = {
+        name: body.name !== undefined ? cleanName(body.name) : current.name,
+        description: body.description !== undefined ? body.description : current.description,
+        first_response_time_threshold: body.first_response_time_threshold ?? current.first_response_time_threshold,
+        next_response_time_threshold:
+          body.next_response_time_threshold !== undefined
+            ? body.next_response_time_threshold
+            : current.next_response_time_threshold,
+        resolution_time_threshold:
+          body.resolution_time_threshold !== undefined
+            ? body.resolution_time_threshold
+            : current.resolution_time_threshold,
+        only_during_business_hours: bool(body.only_during_business_hours) ?? current.only_during_business_hours,
+      };
+      checkThresholds(next);
+      const updated = await repo.updatePolicy(trx, ctx.accountId, id, { ...next, updated_at: Date.now() });
+      if (!updated) throw notFound('SLA policy');
+      return updated;
+    });
+  }
+
+  /** Deletes the policy and its applied SLAs with their breaches. */
+  async delete(ctx: AccountContext, id: number): Promise<void> {
+    await this.get(ctx, id);
+    await repo.deletePolicy(this.deps.db, ctx.accountId, id);
+  }
+}
+
+function cleanName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '') throw unprocessable("name can't be blank", [{ field: 'name', message: "can't be blank" }]);
+  return trimmed;
+}
+
+/** A resolution deadline before the first response's would always be missed first. */
+function checkThresholds(p: { first_response_time_threshold: number; resolution_time_threshold: number | null }) {
+  if (p.resolution_time_threshold !== null && p.resolution_time_threshold < p.first_response_time_threshold)
+    throw unprocessable('resolution_time_threshold must not be shorter than first_response_time_threshold', [
+      { field: 'resolution_time_threshold', message: 'must not be shorter than first_response_time_threshold' },
+    ]);
+}
