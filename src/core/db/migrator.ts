@@ -41,7 +41,16 @@ export async function migrateToLatest(
     dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
       : undefined;
-  const migrator = new Migrator({ db, provider: new StaticProvider(migrations, dialect), migrationTableSchema });
+  // Each module numbers its migrations in its own range (decisions/0014), and modules are built
+  // side by side: a module whose range sorts before migrations a database already ran must still
+  // be applied when it lands, not refused. Each migration depends only on tables of migrations
+  // that sort before it, which ran earlier in every history.
+  const migrator = new Migrator({
+    db,
+    provider: new StaticProvider(migrations, dialect),
+    migrationTableSchema,
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
