@@ -134,11 +134,90 @@ export interface ActionTarget {
   eventName: string;
 }
 
+/** Applies one kind of action to the target conversation, in the run's transaction. */
+export type ConversationActionHandler = (
+  trx: Trx,
+  deps: ChatDeps,
+  services: ActionServices,
+  target: ActionTarget,
+  params: StoredAction['action_params'],
+) => Promise<void>;
+
 /**
- * Applies one action to the conversation through the module services (so each change records its
- * events, with origin 'automation'). `send_email` only queues the e-mail (core/mail): it is sent
- * by the mail worker after the dispatch transaction commits.
+ * The conversation action registry (automation.runner.ts): one handler per action name, each
+ * going through the module services (so each change records its events, with origin
+ * 'automation'). Typed by ACTION_NAMES, so an action without a handler does not compile.
+ * `send_email` only queues the e-mail (core/mail): it is sent by the mail worker after the
+ * dispatch transaction commits.
  */
+export const CONVERSATION_ACTIONS: Readonly<Record<ActionName, ConversationActionHandler>> = {
+  async assign_agent(trx, _deps, services, { ctx, displayId }, params) {
+    await services.conversationChanges.assign(ctx, displayId, { assignee_id: Number(params[0]) }, trx);
+  },
+  async assign_team(trx, _deps, services, { ctx, displayId }, params) {
+    await services.conversationChanges.assign(ctx, displayId, { team_id: Number(params[0]) }, trx);
+  },
+  async add_label(trx, _deps, services, { ctx, displayId }, params) {
+    const changes = services.conversationChanges;
+    const current = await changes.labels(ctx, displayId, trx);
+    const next = [...new Set([...current, ...params.map(String)])];
+    if (next.length > MAX_LABELS) throw unprocessable(`a conversation has at most ${MAX_LABELS} labels`);
+    await changes.replaceLabels(ctx, displayId, next, trx);
+  },
+  async remove_label(trx, _deps, services, { ctx, displayId }, params) {
+    const changes = services.conversationChanges;
+    const current = await changes.labels(ctx, displayId, trx);
+    const removed = new Set(params.map(String));
+    await changes.replaceLabels(
+      ctx,
+      displayId,
+      current.filter((l) => !removed.has(l)),
+      trx,
+    );
+  },
+  async mute_conversation(trx, _deps, services, { ctx, displayId }) {
+    await services.conversationChanges.mute(ctx, displayId, trx);
+  },
+  async change_status(trx, _deps, services, { ctx, displayId }, params) {
+    await services.conversationChanges.toggleStatus(
+      ctx,
+      displayId,
+      { status: String(params[0]) as (typeof RULE_STATUSES)[number] },
+      trx,
+    );
+  },
+  async change_priority(trx, _deps, services, { ctx, displayId }, params) {
+    await services.conversationChanges.togglePriority(ctx, displayId, String(params[0]) as PriorityName, trx);
+  },
+  async add_sla(trx, _deps, services, { ctx, displayId }, params) {
+    const conversation = await services.conversations.get(ctx, displayId, trx);
+    await services.conversations.applySla(trx, ctx, conversation, Number(params[0]));
+  },
+  async send_email(trx, deps, services, target, params) {
+    const { ctx, displayId } = target;
+    const conversation = await services.conversations.get(ctx, displayId, trx);
+    const [bundle, messages] = await Promise.all([
+      services.conversations.bundles.loadOne(trx, conversation, { messages: false }),
+      services.messages.window(trx, conversation, {}, { contactVisible: true }),
+    ]);
+    const email = composeRuleEmail({
+      rule: target.rule,
+      eventName: target.eventName,
+      bundle,
+      messages,
+      publicUrl: deps.config.chat.publicUrl,
+    });
+    await enqueueEmail(trx, {
+      accountId: ctx.accountId,
+      source: `automation_rule:${target.rule.id}`,
+      to: params.map(String),
+      subject: email.subject,
+      text: email.text,
+    });
+  },
+};
+
+/** Applies one stored action to the conversation through its registry entry. */
 export async function applyAction(
   trx: Trx,
   deps: ChatDeps,
@@ -146,69 +225,7 @@ export async function applyAction(
   target: ActionTarget,
   action: StoredAction,
 ): Promise<void> {
-  const { ctx, displayId } = target;
-  const changes = services.conversationChanges;
-  const params = action.action_params;
-  switch (action.action_name) {
-    case 'assign_agent':
-      await changes.assign(ctx, displayId, { assignee_id: Number(params[0]) }, trx);
-      return;
-    case 'assign_team':
-      await changes.assign(ctx, displayId, { team_id: Number(params[0]) }, trx);
-      return;
-    case 'add_label': {
-      const current = await changes.labels(ctx, displayId, trx);
-      const next = [...new Set([...current, ...params.map(String)])];
-      if (next.length > MAX_LABELS) throw unprocessable(`a conversation has at most ${MAX_LABELS} labels`);
-      await changes.replaceLabels(ctx, displayId, next, trx);
-      return;
-    }
-    case 'remove_label': {
-      const current = await changes.labels(ctx, displayId, trx);
-      const removed = new Set(params.map(String));
-      await changes.replaceLabels(
-        ctx,
-        displayId,
-        current.filter((l) => !removed.has(l)),
-        trx,
-      );
-      return;
-    }
-    case 'mute_conversation':
-      await changes.mute(ctx, displayId, trx);
-      return;
-    case 'change_status':
-      await changes.toggleStatus(ctx, displayId, { status: String(params[0]) as (typeof RULE_STATUSES)[number] }, trx);
-      return;
-    case 'change_priority':
-      await changes.togglePriority(ctx, displayId, String(params[0]) as PriorityName, trx);
-      return;
-    case 'add_sla': {
-      const conversation = await services.conversations.get(ctx, displayId, trx);
-      await services.conversations.applySla(trx, ctx, conversation, Number(params[0]));
-      return;
-    }
-    case 'send_email': {
-      const conversation = await services.conversations.get(ctx, displayId, trx);
-      const [bundle, messages] = await Promise.all([
-        services.conversations.bundles.loadOne(trx, conversation, { messages: false }),
-        services.messages.window(trx, conversation, {}, { contactVisible: true }),
-      ]);
-      const email = composeRuleEmail({
-        rule: target.rule,
-        eventName: target.eventName,
-        bundle,
-        messages,
-        publicUrl: deps.config.chat.publicUrl,
-      });
-      await enqueueEmail(trx, {
-        accountId: ctx.accountId,
-        source: `automation_rule:${target.rule.id}`,
-        to: params.map(String),
-        subject: email.subject,
-        text: email.text,
-      });
-      return;
-    }
-  }
+  // Stored actions were validated on write; a name without a handler does nothing, as before.
+  if (!Object.hasOwn(CONVERSATION_ACTIONS, action.action_name)) return;
+  await CONVERSATION_ACTIONS[action.action_name](trx, deps, services, target, action.action_params);
 }

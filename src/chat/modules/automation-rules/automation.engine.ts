@@ -1,15 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
 import type { EventOf } from '../../../core/events/dispatcher.js';
 import { HttpError } from '../../../core/http/errors.js';
 import type { AccountContext, ChatDeps, Trx } from '../../context.js';
 import type { ChatEvents } from '../../events.js';
 import type { AutomationRule, AutomationRunOutcome } from '../../db/schema.js';
-import { applyAction, type ActionServices } from './automation-rules.actions.js';
+import { applyAction, type ActionServices, type StoredAction } from './automation-rules.actions.js';
 import { compileRuleConditions } from './automation-rules.conditions.js';
 import { actionsOf, conditionsOf } from './automation-rules.presenter.js';
 import * as repo from './automation-rules.repository.js';
 import type { RuleEvent } from './automation-rules.schema.js';
+import { inSavepoint, type SubjectAdapter } from './automation.runner.js';
 
 /** What a rule runs against: the conversation (display id) and, for message_created, the message. */
 interface Target {
@@ -55,6 +55,37 @@ function targetOf(event: RuleTriggerEvent): Target {
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
 
 /**
+ * The conversation subject adapter (automation.runner.ts): the subject is the conversation's
+ * internal id; conditions compile to one SQL condition evaluated against the conversation as it is
+ * now (and, in message_created rules, the triggering message).
+ */
+export function conversationSubjects(
+  deps: ChatDeps,
+  services: ActionServices,
+): SubjectAdapter<AutomationRule, Target, number, StoredAction> {
+  return {
+    type: 'conversation',
+    async load(trx, ctx, target) {
+      const conversation = await services.conversations.get(ctx, target.displayId, trx).catch((err) => {
+        if (err instanceof HttpError && err.statusCode === 404) return null; // gone since the event
+        throw err;
+      });
+      return conversation ? conversation.id : null;
+    },
+    async matches(trx, rule, conversationId, target) {
+      const condition = compileRuleConditions(conditionsOf(rule), {
+        accountId: rule.account_id,
+        dialect: deps.dialect,
+        eventName: rule.event_name,
+        messageId: target.messageId,
+      });
+      return repo.conversationMatches(trx, rule.account_id, conversationId, condition);
+    },
+    actions: (rule) => actionsOf(rule),
+  };
+}
+
+/**
  * Runs an account's automation rules for one outbox event, inside the dispatch transaction: the
  * active rules of the event (in id order) are evaluated against the conversation as it is now
  * (one SQL query compiled from the conditions), and a matching rule's actions are applied in order
@@ -64,11 +95,15 @@ const describe = (err: unknown) => (err instanceof Error ? err.message : String(
  * 'automation' and are not evaluated again, so rules cannot trigger each other in a loop.
  */
 export class AutomationEngine {
+  private readonly subjects: SubjectAdapter<AutomationRule, Target, number, StoredAction>;
+
   constructor(
     private readonly deps: ChatDeps,
     private readonly services: ActionServices,
     private readonly logger?: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.subjects = conversationSubjects(deps, services);
+  }
 
   async handle(trx: Trx, event: RuleTriggerEvent): Promise<void> {
     if (event.accountId === null || event.origin === 'automation') return;
@@ -82,12 +117,9 @@ export class AutomationEngine {
       role: 'administrator',
       userId: null,
     };
-    const conversation = await this.services.conversations.get(lookup, target.displayId, trx).catch((err) => {
-      if (err instanceof HttpError && err.statusCode === 404) return null; // gone since the event
-      throw err;
-    });
-    if (!conversation) return;
-    for (const rule of rules) await this.runRule(trx, rule, event, target, conversation.id);
+    const conversationId = await this.subjects.load(trx, lookup, target);
+    if (conversationId === null) return;
+    for (const rule of rules) await this.runRule(trx, rule, event, target, conversationId);
   }
 
   private async runRule(
@@ -104,43 +136,32 @@ export class AutomationEngine {
       role: 'administrator',
       userId: null,
     };
-    const savepoint = sql.raw(`automation_rule_${Number(rule.id)}`);
     const applied: string[] = [];
-    let outcome: AutomationRunOutcome = 'skipped';
-    let error: string | null = null;
     let step = 'conditions';
-    await sql`savepoint ${savepoint}`.execute(trx);
-    try {
-      const condition = compileRuleConditions(conditionsOf(rule), {
-        accountId,
-        dialect: this.deps.dialect,
-        eventName: rule.event_name,
-        messageId: target.messageId,
-      });
-      if (await repo.conversationMatches(trx, accountId, conversationId, condition)) {
-        const actions = actionsOf(rule);
-        for (const [i, action] of actions.entries()) {
-          step = `action ${i} (${action.action_name})`;
-          await applyAction(
-            trx,
-            this.deps,
-            this.services,
-            { ctx, displayId: target.displayId, rule, eventName: event.name },
-            action,
-          );
-          applied.push(action.action_name);
-        }
-        outcome = 'applied';
+    const result = await inSavepoint(trx, `automation_rule_${Number(rule.id)}`, async () => {
+      if (!(await this.subjects.matches(trx, rule, conversationId, target))) return 'skipped' as const;
+      for (const [i, action] of this.subjects.actions(rule).entries()) {
+        step = `action ${i} (${action.action_name})`;
+        await applyAction(
+          trx,
+          this.deps,
+          this.services,
+          { ctx, displayId: target.displayId, rule, eventName: event.name },
+          action,
+        );
+        applied.push(action.action_name);
       }
-      await sql`release savepoint ${savepoint}`.execute(trx);
-    } catch (err) {
-      await sql`rollback to savepoint ${savepoint}`.execute(trx);
-      await sql`release savepoint ${savepoint}`.execute(trx);
+      return 'applied' as const;
+    });
+    let outcome: AutomationRunOutcome;
+    let error: string | null = null;
+    if (result.ok) outcome = result.value;
+    else {
       outcome = 'failed';
-      error = `${step}: ${describe(err)}`;
+      error = `${step}: ${describe(result.error)}`;
       applied.length = 0; // rolled back with the rule
-      if (!(err instanceof HttpError))
-        this.logger?.error({ err, ruleId: rule.id, eventId: event.id }, 'automation rule crashed');
+      if (!(result.error instanceof HttpError))
+        this.logger?.error({ err: result.error, ruleId: rule.id, eventId: event.id }, 'automation rule crashed');
     }
     // Runs whose conditions did not match are not logged (they would be most events).
     if (outcome === 'skipped') return;
