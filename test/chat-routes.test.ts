@@ -65,7 +65,8 @@ type Resource =
   | 'slaPolicy'
   | 'leadScoreRule'
   | 'leadScoreLog'
-  | 'leadScoreJob';
+  | 'leadScoreJob'
+  | 'pipelineAutomation';
 
 /** The records of one side (the owner's, or the outsider's) that paths and bodies name. */
 type Ids = Record<Resource, string | number>;
@@ -591,6 +592,7 @@ const ROUTES: Record<string, RouteRule> = {
 
   ...helpCenterRoutes(),
   ...leadScoringRoutes(),
+  ...pipelineAutomationsRoutes(),
   ...reportsRoutes(),
   ...slaRoutes(),
   ['GET /hc/{slug}']: { auth: 'public' },
@@ -700,6 +702,45 @@ function leadScoringRoutes(): Record<string, RouteRule> {
     [`GET ${R}/category_changes`]: { auth: 'account', admin: true, query: range },
     [`POST ${R}/bulk_recalculate`]: { auth: 'account', admin: true },
     [`GET ${R}/bulk_recalculate/{job_id}`]: { auth: 'account', admin: true, params: { job_id: 'leadScoreJob' } },
+  };
+}
+
+/** Pipeline automations (src/chat/modules/pipeline-automations): members read, administrators write. */
+function pipelineAutomationsRoutes(): Record<string, RouteRule> {
+  const P = `${A}/pipeline/automations`;
+  const automation = { id: 'pipelineAutomation' } as const;
+  const body = (ids: Ids) => ({
+    name: `Automation ${unique()}`,
+    trigger: 'stage_change',
+    pipeline_id: ids.pipeline,
+    actions: [{ type: 'add_note', content: 'Moved {{card.title}}' }],
+  });
+  return {
+    [`GET ${P}`]: { auth: 'account' },
+    [`POST ${P}`]: { auth: 'account', admin: true, body, bodyIds: ['pipeline'] },
+    [`GET ${P}/dashboard`]: { auth: 'account' },
+    [`GET ${P}/{id}`]: { auth: 'account', params: automation },
+    [`PATCH ${P}/{id}`]: { auth: 'account', admin: true, params: automation, body: () => ({ name: 'Renamed' }) },
+    [`DELETE ${P}/{id}`]: { auth: 'account', admin: true, params: automation },
+    [`POST ${P}/{id}/duplicate`]: { auth: 'account', admin: true, params: automation },
+    [`POST ${P}/{id}/execute`]: {
+      auth: 'account',
+      admin: true,
+      params: automation,
+      body: (ids) => ({ card_id: ids.card }),
+      bodyIds: ['card'],
+    },
+    [`POST ${P}/{id}/dry_run`]: {
+      auth: 'account',
+      admin: true,
+      params: automation,
+      body: (ids) => ({ card_id: ids.card }),
+      bodyIds: ['card'],
+    },
+    [`POST ${P}/{id}/validate`]: { auth: 'account', admin: true, params: automation, body: () => ({}) },
+    [`GET ${P}/{id}/executions`]: { auth: 'account', params: automation },
+    [`GET ${P}/{id}/stats`]: { auth: 'account', params: automation },
+    [`GET ${P}/{id}/audit_logs`]: { auth: 'account', params: automation },
   };
 }
 
@@ -855,6 +896,9 @@ const TABLES = [
   'applied_slas',
   'sla_events',
   'sla_versions',
+  'pipeline_automations',
+  'pipeline_automation_runs',
+  'pipeline_automation_audit_logs',
 ] as const satisfies readonly (keyof ChatDatabase)[];
 
 let t: ChatTestApp;
@@ -961,6 +1005,14 @@ async function seed(account: TestAccount, conversations: number): Promise<Ids> {
     campaign = (await api.post(`${account.path}/campaigns`, campaignBody(inbox.id))).body;
   const pipeline = await seedPipeline(account, contact.contact.id, member.id);
   const leadScoring = await seedLeadScoring(account, pipeline.card);
+  const pipelineAutomation = (
+    await api.post(`${account.path}/pipeline/automations`, {
+      name: 'Routes automation',
+      trigger: 'manual',
+      actions: [{ type: 'add_note', content: 'Seeded' }],
+    })
+  ).body.data;
+  await api.post(`${account.path}/pipeline/automations/${pipelineAutomation?.id}/execute`, { card_id: pipeline.card });
   const portal = (await api.post(`${account.path}/portals`, { name: 'Routes KB', slug: `routes-${unique()}` })).body;
   const category = (await api.post(`${account.path}/portals/${portal.id}/categories`, { name: 'Routes' })).body.payload;
   const article = (
@@ -1000,6 +1052,7 @@ async function seed(account: TestAccount, conversations: number): Promise<Ids> {
     [article.id, article],
     [integrationHook.id, integrationHook],
     [slaPolicy.id, slaPolicy],
+    [pipelineAutomation?.id, pipelineAutomation],
   ]) {
     expect(id, JSON.stringify(res)).toEqual(expect.any(Number));
   }
@@ -1033,6 +1086,7 @@ async function seed(account: TestAccount, conversations: number): Promise<Ids> {
     integrationHook: integrationHook.id,
     slaPolicy: slaPolicy.id,
     ...leadScoring,
+    pipelineAutomation: pipelineAutomation.id,
   };
 }
 

@@ -75,6 +75,8 @@ export function createChatBackground(
       if (delivery.subscriber_type === 'webhook') return services.webhooks.secretOf(delivery.subscriber_id);
       if (delivery.subscriber_type === 'agent_bot') return services.agentBots.secretOf(delivery.subscriber_id);
       if (delivery.subscriber_type === 'api_inbox') return services.inboxes.webhookSecretOf(delivery.subscriber_id);
+      if (delivery.subscriber_type === 'pipeline_automation')
+        return services.pipelineAutomations.secretOf(delivery.subscriber_id);
       return null;
     },
     transportFor: instanceTransport(config.mail.smtpUrl, config.mail.from, createSmtpTransport),

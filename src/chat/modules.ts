@@ -15,6 +15,7 @@ import { leadScoringModule } from './modules/lead-scoring/lead-scoring.module.js
 import { invitationsModule } from './modules/invitations/invitations.module.js';
 import { reportsModule } from './modules/reports/reports.module.js';
 import { slaModule } from './modules/sla/sla.module.js';
+import { pipelineAutomationsModule } from './modules/pipeline-automations/pipeline-automations.module.js';
 import type { ChatDatabase } from './db/schema.js';
 import type { ChatEvents } from './events.js';
 import type { ChatRoutes } from './routes.js';
@@ -41,6 +42,7 @@ export const chatModules: readonly ChatModule[] = [
   invitationsModule,
   reportsModule,
   slaModule,
+  pipelineAutomationsModule,
 ];
 
 /** Every migration of the conversation service, in order. */

@@ -1,5 +1,5 @@
 import { unprocessable, type FieldProblem } from '../../../core/http/errors.js';
-import type { AccountContext, ChatDeps } from '../../context.js';
+import type { AccountContext, ChatDeps, Trx } from '../../context.js';
 import * as labelsRepo from './contact-labels.repository.js';
 import type { ContactsService } from './contacts.service.js';
 
@@ -51,6 +51,18 @@ export class ContactLabelsService {
   async list(ctx: AccountContext, contactId: number): Promise<string[]> {
     await this.contacts.get(ctx, contactId);
     return labelsRepo.labelsOf(this.deps.db, ctx.accountId, contactId);
+  }
+
+  /**
+   * Adds labels to the contact's set in the caller's transaction (pipeline automations' add_label);
+   * returns the new set, sorted. 404 for a contact not of the account.
+   */
+  async add(trx: Trx, ctx: AccountContext, contactId: number, labels: readonly string[]): Promise<string[]> {
+    await this.contacts.get(ctx, contactId, trx);
+    const current = await labelsRepo.labelsOf(trx, ctx.accountId, contactId);
+    const next = normalizeLabels([...current, ...labels]);
+    await labelsRepo.replaceLabels(trx, ctx.accountId, contactId, next);
+    return next;
   }
 
   /** Replaces all the contact's labels with `labels`; returns the new set, sorted. */
