@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TestSmtpServer } from '../../../test/helpers/smtp.js';
 import { openTestDatabase, type TestDatabase } from '../../../test/helpers/test-app.js';
 import { createSmtpTransport } from './mail.transport.js';
-import { instanceTransport, MailWorker, NO_SMTP_ERROR } from './mail.worker.js';
+import { instanceTransport, MailWorker, NO_SMTP_ERROR, sendQueuedNow } from './mail.worker.js';
+import { markEmailFailed, markEmailSent } from './outgoing-emails.js';
 import { addEmailReplyToAndAttachments, createOutgoingEmailsTable } from './outgoing-emails.migration.js';
 import { enqueueEmail, type OutgoingEmailsDatabase } from './outgoing-emails.js';
 
@@ -151,5 +152,35 @@ describe('mail worker', () => {
     await queue('Background');
     await smtp.waitFor(1);
     expect(smtp.received.map((e) => e.subject)).toEqual(['Background']);
+  });
+});
+
+describe('sendQueuedNow', () => {
+  it("reports the outcome of the worker's attempt when the worker claimed the e-mail first", async () => {
+    const now = () => instanceTransport(smtp.url, 'Ponte <mailer@ponte.test>', createSmtpTransport);
+    const sent = await queue('Claimed, then sent');
+    await database.db
+      .updateTable('outgoing_emails')
+      .set({ status: 'sending', attempts: 1, locked_until: Date.now() + 60_000 })
+      .where('id', '=', sent)
+      .execute();
+    const waiting = sendQueuedNow(database.db, sent, now(), logger);
+    // The worker finishes its attempt a moment later.
+    await sleep(100);
+    await markEmailSent(database.db, sent, Date.now());
+    expect(await waiting).toBeNull();
+
+    const failed = await queue('Claimed, then refused');
+    await database.db
+      .updateTable('outgoing_emails')
+      .set({ status: 'sending', attempts: 1, locked_until: Date.now() + 60_000 })
+      .where('id', '=', failed)
+      .execute();
+    const refused = sendQueuedNow(database.db, failed, now(), logger);
+    await sleep(100);
+    await markEmailFailed(database.db, failed, '550 mailbox unavailable', null);
+    expect(await refused).toBe('550 mailbox unavailable');
+    // Nothing was sent twice: this caller never talked to the server.
+    expect(smtp.received).toEqual([]);
   });
 });

@@ -156,7 +156,8 @@ export async function deliverEmail(
  * e-mail, an invitation, a report sent by hand): claims it, attempts it once, and on failure marks
  * it failed for good (the caller has told someone it failed; no surprise retry later). If the
  * process dies before the attempt, the e-mail is still queued and the worker sends it. Returns the
- * error, or null once sent; a row the worker claimed first counts as handed over (null).
+ * error, or null once sent. When the worker claimed the row first, this waits (a bounded time) for
+ * that attempt's outcome, so the caller reports what happened rather than what was hoped.
  */
 export async function sendQueuedNow(
   db: Kysely<any>,
@@ -177,10 +178,32 @@ export async function sendQueuedNow(
     .where('status', '=', 'pending')
     .returningAll()
     .executeTakeFirst()) as OutgoingEmail | undefined;
-  if (!claimed) return null;
+  if (!claimed) return outcomeOfWorkerAttempt(db, id);
   const error = await deliverEmail(db, claimed, transportFor, logger);
   if (error !== null) await markEmailFailed(db, id, error, null);
   return error;
+}
+
+const WORKER_ATTEMPT_WAIT_MS = 30_000;
+
+/**
+ * The outcome of the attempt another worker is making at an e-mail: null once it is sent, its
+ * error when the attempt failed (the e-mail then waits for a retry or has failed), null if the
+ * attempt outlasts the wait (it stays the worker's to finish).
+ */
+async function outcomeOfWorkerAttempt(db: Kysely<any>, id: string): Promise<string | null> {
+  const deadline = Date.now() + WORKER_ATTEMPT_WAIT_MS;
+  for (;;) {
+    const row = await (db as Kysely<OutgoingEmailsDatabase>)
+      .selectFrom('outgoing_emails')
+      .select(['status', 'last_error'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row || row.status === 'sent') return null;
+    if (row.status !== 'sending') return row.last_error ?? 'the e-mail was not sent';
+    if (Date.now() >= deadline) return null;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** The instance-wide transport (SMTP_URL), shared by every e-mail, or none. */
