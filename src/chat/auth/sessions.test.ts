@@ -105,8 +105,11 @@ describe('devise-token headers on every route', () => {
   it('answer 401 for a wrong token, another uid, an unknown client or a missing header', async () => {
     const { headers } = await signIn(account.admin);
     const someone = await newUser(t);
+    const token = headers['access-token'];
+    // One character changed (never to itself: a token ending in x stays wrong).
+    const wrong = `${token.slice(0, -1)}${token.endsWith('x') ? 'y' : 'x'}`;
     const variants: Record<string, string>[] = [
-      { ...headers, 'access-token': `${headers['access-token'].slice(0, -1)}x` },
+      { ...headers, 'access-token': wrong },
       { ...headers, uid: someone.email },
       { ...headers, client: 'unknown-client-id' },
       { client: headers.client, uid: headers.uid },
