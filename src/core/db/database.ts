@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type KyselyConfig } from 'kysely';
+import { Kysely, PostgresDialect, type KyselyConfig } from 'kysely';
 import pg from 'pg';
+import { GroupCommitDriver, GroupCommitSqliteDialect, type GroupCommitStats } from './group-commit.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -10,6 +11,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Database<DB> {
   readonly db: Kysely<DB>;
   readonly dialect: DialectName;
+  /** SQLite: how many commits the group-commit driver made for how many transactions. */
+  readonly groupCommit?: GroupCommitStats;
   close(): Promise<void>;
 }
 
@@ -43,7 +46,7 @@ export function sqlitePath(url: string): string {
 }
 
 /** What Kysely's SQLite driver uses of a prepared statement. */
-type CachedStatement = Pick<SqliteDatabase.Statement, 'reader' | 'all' | 'run' | 'iterate'>;
+type CachedStatement = Pick<SqliteDatabase.Statement, 'reader' | 'readonly' | 'all' | 'run' | 'iterate'>;
 
 /**
  * better-sqlite3 builds each result row as an object property by property, which costs several
@@ -65,6 +68,7 @@ function withFastRows(statement: SqliteDatabase.Statement): CachedStatement {
   ) => Record<string, unknown>;
   return {
     reader: true,
+    readonly: statement.readonly,
     all: ((...params: unknown[]) =>
       (statement.all(...params) as unknown[][]).map(toRow)) as SqliteDatabase.Statement['all'],
     run: statement.run.bind(statement),
@@ -101,8 +105,21 @@ function withStatementCache(native: SqliteDatabase.Database, size = 500): Sqlite
   });
 }
 
-function openSqlite<DB>(url: string, options: OpenOptions): Database<DB> {
-  const file = sqlitePath(url);
+/**
+ * One connection per SQLite file per process: the group-commit driver batches everything that
+ * reaches the file, and two connections of one process would wait on each other's write lock in
+ * SQLite's busy handler, which blocks the event loop that has to commit. Tests that start several
+ * "instances" on one file share it; each close gives one reference back.
+ */
+const sqliteFiles = new Map<string, { driver: GroupCommitDriver; refs: number; close(): void }>();
+
+function openSqliteFile(file: string) {
+  const key = file === ':memory:' ? undefined : path.resolve(file);
+  const open = key && sqliteFiles.get(key);
+  if (open) {
+    open.refs += 1;
+    return open;
+  }
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const native = new SqliteDatabase(file);
   native.pragma('journal_mode = WAL');
@@ -124,13 +141,31 @@ function openSqlite<DB>(url: string, options: OpenOptions): Database<DB> {
     60 * 60 * 1000,
   );
   optimizer.unref();
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(native) }), log: options.log });
+  const driver = new GroupCommitDriver(withStatementCache(native));
+  const entry = {
+    driver,
+    refs: 1,
+    close() {
+      if (--entry.refs > 0) return;
+      if (key) sqliteFiles.delete(key);
+      clearInterval(optimizer);
+      driver.close();
+    },
+  };
+  if (key) sqliteFiles.set(key, entry);
+  return entry;
+}
+
+function openSqlite<DB>(url: string, options: OpenOptions): Database<DB> {
+  const file = openSqliteFile(sqlitePath(url));
+  const db = new Kysely<DB>({ dialect: new GroupCommitSqliteDialect(file.driver), log: options.log });
   return {
     db,
     dialect: 'sqlite',
+    groupCommit: file.driver.stats,
     async close() {
-      clearInterval(optimizer);
       await db.destroy();
+      file.close();
     },
   };
 }
