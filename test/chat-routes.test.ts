@@ -851,7 +851,7 @@ const TABLES = [
   'outgoing_emails',
   'webhooks',
   'automation_rules',
-  'automation_rule_runs',
+  'automation_runs',
   'accounts',
   'users',
   'platform_apps',
@@ -897,7 +897,6 @@ const TABLES = [
   'sla_events',
   'sla_versions',
   'pipeline_automations',
-  'pipeline_automation_runs',
   'pipeline_automation_audit_logs',
 ] as const satisfies readonly (keyof ChatDatabase)[];
 

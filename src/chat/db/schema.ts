@@ -267,27 +267,53 @@ export interface AutomationRulesTable {
   updated_at: number;
 }
 
+/** A conversation rule's run: `applied` or `failed` (runs whose conditions did not match are not logged). */
 export type AutomationRunOutcome = 'applied' | 'skipped' | 'failed';
 
-export interface AutomationRuleRunsTable {
+/** The two automation engines that record runs (automation-rules, pipeline-automations). */
+export type AutomationKind = 'automation_rule' | 'pipeline_automation';
+
+/**
+ * One run of an automation of either kind on one subject (0013_automation_runs; decisions/0005 and
+ * 0024 give the mapping from the two tables it replaced). Each kind keeps its own vocabulary in
+ * `status` (rules: applied | failed; pipeline automations: succeeded | failed | skipped) and in
+ * `actions` (rules: the names applied; pipeline automations: `{type, status, error}` per action).
+ */
+export interface AutomationRunsTable {
   id: Generated<number>;
   account_id: number;
-  rule_id: number;
-  event_name: string;
-  /** The outbox event that triggered the run. */
-  event_id: number | null;
-  conversation_display_id: number | null;
-  outcome: AutomationRunOutcome;
-  /** JSON array of the action names applied. */
-  actions_applied: string;
+  automation_kind: AutomationKind;
+  /** The rule's or the pipeline automation's id, per `automation_kind`: what every query filters on. */
+  automation_id: number;
+  /**
+   * The same id again, in the column of its kind, only so the database deletes the runs with their
+   * automation (one column cannot reference two tables); null in the other kind's rows.
+   * `pipeline_automation_id` is added by the pipeline-automations module's 0131.
+   */
+  rule_id: number | null;
+  pipeline_automation_id: number | null;
+  /** `conversation` (subject_id: its display id, as events and the API name it) or `card` (its id). */
+  subject_type: string;
+  subject_id: number;
+  /** What set the run off: the outbox event name (rules) or the automation trigger (pipeline). */
+  trigger: string;
+  status: AutomationRunOutcome | 'succeeded';
+  /** JSON array, per kind (see above). */
+  actions: string;
   error: string | null;
-  created_at: number;
+  /** The outbox event that triggered the run (null: manual or scheduled runs). */
+  event_id: number | null;
+  /** Makes a scheduled check fire once per occasion (unique per automation and subject). */
+  dedupe_key: string | null;
+  started_at: number;
+  finished_at: number;
+  duration_ms: number;
 }
 
 export interface ChatDatabase extends CoreTables {
   webhooks: WebhooksTable;
   automation_rules: AutomationRulesTable;
-  automation_rule_runs: AutomationRuleRunsTable;
+  automation_runs: AutomationRunsTable;
   accounts: AccountsTable;
   users: UsersTable;
   platform_apps: PlatformAppsTable;
@@ -323,4 +349,6 @@ export type NewMessage = Insertable<MessagesTable>;
 export type ConversationUpdate = Updateable<ConversationsTable>;
 export type Webhook = Selectable<WebhooksTable>;
 export type AutomationRule = Selectable<AutomationRulesTable>;
-export type AutomationRuleRun = Selectable<AutomationRuleRunsTable>;
+export type AutomationRun = Selectable<AutomationRunsTable>;
+/** A conversation rule's run (`automation_kind` 'automation_rule'). */
+export type AutomationRuleRun = AutomationRun & { status: AutomationRunOutcome };

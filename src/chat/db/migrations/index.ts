@@ -8,6 +8,7 @@ import { migration0006RateLimits } from './0006_rate_limits.js';
 import { migration0007InboxHmac } from './0007_inbox_hmac.js';
 import { migration0008ConversationCountsIndex } from './0008_conversation_counts_index.js';
 import { migration0009Backbone } from './0009_backbone.js';
+import { migration0013AutomationRuns } from './0013_automation_runs.js';
 
 /**
  * The migrations of the core module, in order (chat/modules.ts collects every module's). Names
@@ -23,4 +24,5 @@ export const coreChatMigrations: Record<string, PortableMigration> = {
   '0007_inbox_hmac': migration0007InboxHmac,
   '0008_conversation_counts_index': migration0008ConversationCountsIndex,
   '0009_backbone': migration0009Backbone,
+  '0013_automation_runs': migration0013AutomationRuns,
 };

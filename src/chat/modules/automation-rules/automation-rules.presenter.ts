@@ -37,16 +37,17 @@ export function presentRule(rule: AutomationRule) {
   };
 }
 
+/** A rule's run (a row of `automation_runs`) in the shape the runs API has always had. */
 export function presentRun(run: AutomationRuleRun) {
   return {
     id: run.id,
-    rule_id: run.rule_id,
-    event_name: run.event_name,
+    rule_id: run.automation_id,
+    event_name: run.trigger,
     event_id: run.event_id,
-    conversation_id: run.conversation_display_id,
-    outcome: run.outcome,
-    actions_applied: parseArray<string>(run.actions_applied),
+    conversation_id: run.subject_id,
+    outcome: run.status,
+    actions_applied: parseArray<string>(run.actions),
     error: run.error,
-    created_at: toUnix(run.created_at),
+    created_at: toUnix(run.finished_at),
   };
 }

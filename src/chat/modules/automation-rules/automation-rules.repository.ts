@@ -1,6 +1,11 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Q } from '../../context.js';
-import type { AutomationRuleRunsTable, AutomationRulesTable } from '../../db/schema.js';
+import type {
+  AutomationRuleRun,
+  AutomationRunOutcome,
+  AutomationRunsTable,
+  AutomationRulesTable,
+} from '../../db/schema.js';
 import type { ConversationCondition } from '../conversations/conversations.filter.js';
 
 export async function insertRule(q: Q, values: Insertable<AutomationRulesTable>) {
@@ -51,28 +56,51 @@ export async function updateRule(q: Q, accountId: number, id: number, values: Up
     .executeTakeFirst();
 }
 
-/** Deletes a rule; its runs go with it (foreign key cascade). */
+/** The runs of conversation rules: this kind's rows of the shared `automation_runs`. */
+const KIND = 'automation_rule';
+
+/** Deletes a rule; its runs go with it (also by the foreign key on `rule_id`). */
 export async function deleteRule(q: Q, accountId: number, id: number) {
-  await q.deleteFrom('automation_rule_runs').where('account_id', '=', accountId).where('rule_id', '=', id).execute();
+  await q
+    .deleteFrom('automation_runs')
+    .where('account_id', '=', accountId)
+    .where('automation_kind', '=', KIND)
+    .where('automation_id', '=', id)
+    .execute();
   await q.deleteFrom('automation_rules').where('account_id', '=', accountId).where('id', '=', id).execute();
 }
 
-export async function insertRun(q: Q, values: Insertable<AutomationRuleRunsTable>) {
-  await q.insertInto('automation_rule_runs').values(values).execute();
+/** A run as the engine records it; the kind and its cascade column are filled in here. */
+export type NewRuleRun = Omit<
+  Insertable<AutomationRunsTable>,
+  'automation_kind' | 'rule_id' | 'pipeline_automation_id' | 'status'
+> & { status: AutomationRunOutcome };
+
+export async function insertRun(q: Q, values: NewRuleRun) {
+  await q
+    .insertInto('automation_runs')
+    .values({ ...values, automation_kind: KIND, rule_id: values.automation_id })
+    .execute();
 }
 
-/** A page of a rule's runs, newest first (automation_rule_runs_rule_idx). */
-export async function listRuns(q: Q, accountId: number, ruleId: number, page: { limit: number; offset: number }) {
-  return q
-    .selectFrom('automation_rule_runs')
+/** A page of a rule's runs, newest first (automation_runs_automation_idx). */
+export async function listRuns(
+  q: Q,
+  accountId: number,
+  ruleId: number,
+  page: { limit: number; offset: number },
+): Promise<AutomationRuleRun[]> {
+  const rows = await q
+    .selectFrom('automation_runs')
     .selectAll()
     .where('account_id', '=', accountId)
-    .where('rule_id', '=', ruleId)
-    .orderBy('created_at', 'desc')
+    .where('automation_kind', '=', KIND)
+    .where('automation_id', '=', ruleId)
     .orderBy('id', 'desc')
     .limit(page.limit)
     .offset(page.offset)
     .execute();
+  return rows as AutomationRuleRun[];
 }
 
 /**

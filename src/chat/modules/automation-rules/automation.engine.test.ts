@@ -395,7 +395,12 @@ describe('automation engine', () => {
     expect(page2.body).toEqual({ meta: { current_page: 2 }, payload: [] });
     // Deleting the rule deletes its log.
     expect((await client(t.app, acc.admin.token).delete(`${acc.path}/automation_rules/${r.id}`)).status).toBe(200);
-    const left = await t.db.selectFrom('automation_rule_runs').select('id').where('rule_id', '=', r.id).execute();
+    const left = await t.db
+      .selectFrom('automation_runs')
+      .select('id')
+      .where('automation_kind', '=', 'automation_rule')
+      .where('automation_id', '=', r.id)
+      .execute();
     expect(left).toEqual([]);
   });
 });

@@ -136,6 +136,7 @@ export class AutomationEngine {
       role: 'administrator',
       userId: null,
     };
+    const startedAt = Date.now();
     const applied: string[] = [];
     let step = 'conditions';
     const result = await inSavepoint(trx, `automation_rule_${Number(rule.id)}`, async () => {
@@ -165,16 +166,22 @@ export class AutomationEngine {
     }
     // Runs whose conditions did not match are not logged (they would be most events).
     if (outcome === 'skipped') return;
+    const finishedAt = Date.now();
     await repo.insertRun(trx, {
       account_id: accountId,
-      rule_id: rule.id,
-      event_name: event.name,
-      event_id: event.id,
-      conversation_display_id: target.displayId,
-      outcome,
-      actions_applied: JSON.stringify(applied),
+      automation_id: rule.id,
+      subject_type: this.subjects.type,
+      // The conversation as the event and the runs API name it: its display id.
+      subject_id: target.displayId,
+      trigger: event.name,
+      status: outcome,
+      actions: JSON.stringify(applied),
       error,
-      created_at: Date.now(),
+      event_id: event.id,
+      dedupe_key: null,
+      started_at: startedAt,
+      finished_at: finishedAt,
+      duration_ms: finishedAt - startedAt,
     });
   }
 }

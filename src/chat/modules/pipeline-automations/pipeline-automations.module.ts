@@ -1,6 +1,7 @@
 import { DestinationGuard } from '../../../core/webhooks/destination-guard.js';
 import type { ChatModule } from '../../modules.js';
 import type { ActionServices } from './automation-actions.js';
+import { migration0131PipelineAutomationRuns } from './automation-runs.migration.js';
 import { PipelineAutomationEngine } from './pipeline-automations.engine.js';
 import { pipelineAutomationsListener } from './pipeline-automations.listener.js';
 import { migration0130PipelineAutomations } from './pipeline-automations.migration.js';
@@ -27,7 +28,10 @@ declare module '../../db/schema.js' {
  */
 export const pipelineAutomationsModule: ChatModule = {
   name: 'pipeline-automations',
-  migrations: { '0130_pipeline_automations': migration0130PipelineAutomations },
+  migrations: {
+    '0130_pipeline_automations': migration0130PipelineAutomations,
+    '0131_pipeline_automation_runs': migration0131PipelineAutomationRuns,
+  },
   services: (deps, built) => {
     const actionServices: ActionServices = {
       agents: built.agents,

@@ -1,12 +1,13 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Q } from '../../context.js';
+import type { AutomationRunsTable } from '../../db/schema.js';
 import type {
   PipelineAutomation,
   PipelineAutomationAuditLog,
   PipelineAutomationAuditLogsTable,
   PipelineAutomationRun,
-  PipelineAutomationRunsTable,
   PipelineAutomationsTable,
+  RunStatus,
   Trigger,
 } from './pipeline-automations.tables.js';
 
@@ -132,8 +133,22 @@ export async function countExecution(q: Q, accountId: number, id: number, at: nu
     .execute();
 }
 
-export function insertRun(q: Q, values: Insertable<PipelineAutomationRunsTable>): Promise<PipelineAutomationRun> {
-  return q.insertInto('pipeline_automation_runs').values(values).returningAll().executeTakeFirstOrThrow();
+/** The runs of pipeline automations: this kind's rows of the shared `automation_runs`. */
+const KIND = 'pipeline_automation';
+
+/** A run as the engine records it; the kind and its cascade column are filled in here. */
+export type NewRun = Omit<
+  Insertable<AutomationRunsTable>,
+  'automation_kind' | 'rule_id' | 'pipeline_automation_id' | 'status'
+> & { status: RunStatus };
+
+export async function insertRun(q: Q, values: NewRun): Promise<PipelineAutomationRun> {
+  const row = await q
+    .insertInto('automation_runs')
+    .values({ ...values, automation_kind: KIND, pipeline_automation_id: values.automation_id })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return row as PipelineAutomationRun;
 }
 
 /** Whether a run with this dedupe key exists (a scheduled check already fired for this occasion). */
@@ -146,9 +161,10 @@ export async function runExists(
   dedupeKey: string,
 ): Promise<boolean> {
   const row = await q
-    .selectFrom('pipeline_automation_runs')
+    .selectFrom('automation_runs')
     .select('id')
     .where('account_id', '=', accountId)
+    .where('automation_kind', '=', KIND)
     .where('automation_id', '=', automationId)
     .where('subject_type', '=', subjectType)
     .where('subject_id', '=', subjectId)
@@ -165,8 +181,9 @@ export async function listRuns(
   perPage: number,
 ): Promise<{ rows: PipelineAutomationRun[]; total: number }> {
   const base = q
-    .selectFrom('pipeline_automation_runs')
+    .selectFrom('automation_runs')
     .where('account_id', '=', accountId)
+    .where('automation_kind', '=', KIND)
     .where('automation_id', '=', automationId);
   const [rows, count] = await Promise.all([
     base
@@ -177,7 +194,7 @@ export async function listRuns(
       .execute(),
     base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows: rows as PipelineAutomationRun[], total: Number(count.n) };
 }
 
 export interface RunTotals {
@@ -194,10 +211,11 @@ export async function runTotals(
   filter: { automationId?: number; since?: number },
 ): Promise<RunTotals> {
   let query = q
-    .selectFrom('pipeline_automation_runs')
+    .selectFrom('automation_runs')
     .select(['status'])
     .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string>('duration_ms').as('d')])
     .where('account_id', '=', accountId)
+    .where('automation_kind', '=', KIND)
     .where('status', 'in', ['succeeded', 'failed'])
     .groupBy('status');
   if (filter.automationId !== undefined) query = query.where('automation_id', '=', filter.automationId);
@@ -215,23 +233,25 @@ export async function runTotals(
 }
 
 /** The account's latest failed runs, with their automation's name. */
-export function recentFailures(
+export async function recentFailures(
   q: Q,
   accountId: number,
   limit: number,
 ): Promise<(PipelineAutomationRun & { name: string })[]> {
-  return q
-    .selectFrom('pipeline_automation_runs as r')
+  const rows = await q
+    .selectFrom('automation_runs as r')
     .innerJoin('pipeline_automations as a', (join) =>
       join.onRef('a.id', '=', 'r.automation_id').onRef('a.account_id', '=', 'r.account_id'),
     )
     .selectAll('r')
     .select('a.name')
     .where('r.account_id', '=', accountId)
+    .where('r.automation_kind', '=', KIND)
     .where('r.status', '=', 'failed')
     .orderBy('r.id', 'desc')
     .limit(limit)
     .execute();
+  return rows as (PipelineAutomationRun & { name: string })[];
 }
 
 export async function automationCounts(q: Q, accountId: number): Promise<{ total: number; active: number }> {

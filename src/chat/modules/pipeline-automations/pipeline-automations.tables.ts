@@ -1,4 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
+import type { AutomationRun } from '../../db/schema.js';
 
 /** The triggers of decisions.md §9. */
 export const TRIGGERS = [
@@ -39,26 +40,12 @@ export interface PipelineAutomationsTable {
 export type RunStatus = 'succeeded' | 'failed' | 'skipped';
 
 /**
- * One run of an automation on one subject. Subject-neutral: `subject_type` names the record kind
- * (`card` today) and `subject_id` its id. `dedupe_key` makes a scheduled check fire once per
- * occasion (time_in_stage: once per stage entry).
+ * One run of an automation on one card: a row of the shared `automation_runs` (core
+ * 0013_automation_runs, moved there by 0131) with `automation_kind` 'pipeline_automation' and
+ * `subject_type` 'card'. `dedupe_key` makes a scheduled check fire once per occasion
+ * (time_in_stage: once per stage entry).
  */
-export interface PipelineAutomationRunsTable {
-  id: Generated<number>;
-  account_id: number;
-  automation_id: number;
-  subject_type: string;
-  subject_id: number;
-  trigger: string;
-  status: RunStatus;
-  actions: string;
-  error: string | null;
-  event_id: number | null;
-  dedupe_key: string | null;
-  started_at: number;
-  finished_at: number;
-  duration_ms: number;
-}
+export type PipelineAutomationRun = AutomationRun & { status: RunStatus };
 
 export type AuditAction = 'created' | 'updated' | 'activated' | 'deactivated' | 'duplicated' | 'executed' | 'deleted';
 
@@ -76,10 +63,8 @@ export interface PipelineAutomationAuditLogsTable {
 
 export interface PipelineAutomationTables {
   pipeline_automations: PipelineAutomationsTable;
-  pipeline_automation_runs: PipelineAutomationRunsTable;
   pipeline_automation_audit_logs: PipelineAutomationAuditLogsTable;
 }
 
 export type PipelineAutomation = Selectable<PipelineAutomationsTable>;
-export type PipelineAutomationRun = Selectable<PipelineAutomationRunsTable>;
 export type PipelineAutomationAuditLog = Selectable<PipelineAutomationAuditLogsTable>;

@@ -55,7 +55,7 @@ const moveBody = (to: string) => ({
 async function state() {
   return {
     automations: await rowsOf(t, 'pipeline_automations'),
-    runs: await rowsOf(t, 'pipeline_automation_runs'),
+    runs: await rowsOf(t, 'automation_runs'),
     audit: await rowsOf(t, 'pipeline_automation_audit_logs'),
     cards: await rowsOf(t, 'pipeline_cards'),
     timeline: await rowsOf(t, 'pipeline_card_timeline'),
