@@ -26,14 +26,22 @@ import { buildFinanceTestApp, type FinanceTestApp } from './helpers/test-app.js'
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Resource =
-  'transactions' | 'bills' | 'invoices' | 'contracts' | 'webhooks' | 'notifications' | 'members' | 'invitations';
+  | 'transactions'
+  | 'bills'
+  | 'invoices'
+  | 'contracts'
+  | 'webhooks'
+  | 'notifications'
+  | 'members'
+  | 'invitations'
+  | 'accounts';
 
 interface RouteRule {
   /** Administrators only (agents 403). */
   admin?: boolean;
   /** No token needed. */
   public?: boolean;
-  /** What the `{id}` / `{userId}` of the path names. */
+  /** What the `{id}` / `{userId}` / `{accountId}` of the path names. */
   resource?: Resource;
   /** A valid body, so that only the id decides the answer (404). */
   validBody?: Record<string, unknown>;
@@ -53,6 +61,9 @@ const ROUTES: Record<string, RouteRule> = {
   'GET /api/auth/accounts': {},
   'POST /api/auth/switch-account': {},
   'PUT /api/auth/password': {},
+  'GET /api/accounts/{accountId}': { resource: 'accounts' },
+  'PUT /api/accounts/{accountId}': { admin: true, resource: 'accounts', validBody: { locale: 'pt-BR' } },
+  'PATCH /api/accounts/{accountId}': { admin: true, resource: 'accounts', validBody: { locale: 'pt-BR' } },
   'GET /api/accounts/members': { admin: true },
   'POST /api/accounts/members': { admin: true },
   'PUT /api/accounts/members/{userId}': { admin: true, resource: 'members', validBody: { role: 'agent' } },
@@ -219,6 +230,7 @@ beforeAll(async () => {
     notifications: notification,
     members: member.id,
     invitations: String(invitation.id),
+    accounts: String(owner.accountId),
   };
 });
 
@@ -234,7 +246,7 @@ async function dump(): Promise<Record<string, unknown[]>> {
   return out;
 }
 
-const url = (op: Operation, id = '1') => op.path.replace(/\{(id|userId)\}/, id);
+const url = (op: Operation, id = '1') => op.path.replace(/\{(id|userId|accountId)\}/, id);
 
 function expectRefusal(res: { status: number; body: any }, status: number, what: string) {
   expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(status);

@@ -30,10 +30,14 @@ export const financeCoreModule: FinanceModule = {
         created_at: event.snapshot.created_at ?? toIso(event.createdAt),
       }),
     }),
-    notificationsListener(services.notifications, {
-      bill: (q, accountId, id) => services.bills.paidRecord(q, accountId, id),
-      invoice: (q, accountId, id) => services.invoices.paidRecord(q, accountId, id),
-    }),
+    notificationsListener(
+      services.notifications,
+      {
+        bill: (q, accountId, id) => services.bills.paidRecord(q, accountId, id),
+        invoice: (q, accountId, id) => services.invoices.paidRecord(q, accountId, id),
+      },
+      (q, accountId) => services.accounts.languageOf(accountId, q),
+    ),
   ],
   jobs: ({ services }) => [
     {

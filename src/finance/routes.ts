@@ -1,6 +1,7 @@
 import type { App } from '../core/http/app-base.js';
 import type { FinanceServices } from './container.js';
 import { accountantRoutes } from './modules/accountant/accountant.routes.js';
+import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { billsRoutes } from './modules/bills/bills.routes.js';
 import { contractsRoutes } from './modules/contracts/contracts.routes.js';
@@ -19,6 +20,7 @@ export type FinanceRoutes = (app: App, options: { services: FinanceServices }) =
 export const coreFinanceRoutes: FinanceRoutes[] = [
   authRoutes,
   passwordsRoutes,
+  accountsRoutes,
   membersRoutes,
   invitationsRoutes,
   smtpRoutes,

@@ -1,6 +1,7 @@
 import type { CoreTables } from '../../core/db/core-tables.js';
 import type { WebhooksTable } from '../../core/webhooks/subscriptions.js';
 import type { Generated, Selectable } from 'kysely';
+import type { Language } from '../../core/i18n/language.js';
 
 /**
  * Row types of the finance service's tables (see migrations/). Timestamps are epoch milliseconds,
@@ -26,6 +27,8 @@ export interface UsersTable {
 export interface AccountsTable {
   id: Generated<number>;
   name: string;
+  /** The language of the account's report e-mails and notifications (0009_account_locale). */
+  locale: Generated<Language>;
   created_at: number;
   updated_at: number;
 }

@@ -1,4 +1,5 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Language } from '../../core/i18n/language.js';
 import type { Q } from '../context.js';
 
 /**
@@ -16,6 +17,8 @@ export interface BillAlertCandidate {
   amount_cents: number;
   currency: string;
   due_date: string;
+  /** The account's language: the notification is written in it. */
+  locale: Language;
 }
 
 export interface Cursor {
@@ -39,6 +42,7 @@ function candidates(q: Q, query: CandidateQuery, billCondition: (p: { b: string;
   let select = q
     .selectFrom('bills as b')
     .innerJoin('memberships as m', 'm.account_id', 'b.account_id')
+    .innerJoin('accounts as a', 'a.id', 'b.account_id')
     .leftJoin('notification_preferences as p', (join) =>
       join.onRef('p.account_id', '=', 'm.account_id').onRef('p.user_id', '=', 'm.user_id'),
     )
@@ -51,6 +55,7 @@ function candidates(q: Q, query: CandidateQuery, billCondition: (p: { b: string;
       'b.amount_cents',
       'b.currency',
       'b.due_date',
+      'a.locale',
     ])
     .where('b.status', '=', 'open')
     .where(billCondition({ b: 'b', p: 'p' }))

@@ -5,7 +5,8 @@ import type { NotificationsService } from '../modules/notifications/notification
 import { DEFAULT_DAYS_BEFORE_DUE, MAX_DAYS_BEFORE_DUE } from '../modules/notifications/notifications.schema.js';
 import * as repo from './daily-alerts.repository.js';
 import type { BillAlertCandidate } from './daily-alerts.repository.js';
-import { addDays, centsText, utcDay } from '../calendar.js';
+import { notificationWords } from '../modules/notifications/notifications.i18n.js';
+import { addDays, utcDay } from '../calendar.js';
 
 const BATCH = 500;
 
@@ -122,17 +123,21 @@ function billNotification(
   bill: BillAlertCandidate,
   now: number,
 ): Insertable<NotificationsTable> {
-  const amount = `${bill.currency} ${centsText(bill.amount_cents)}`;
-  const what = bill.description ? `${bill.supplier} (${bill.description})` : bill.supplier;
+  const words = notificationWords(bill.locale);
+  const notice = {
+    what: bill.description ? `${bill.supplier} (${bill.description})` : bill.supplier,
+    amountCents: Number(bill.amount_cents),
+    currency: bill.currency,
+    dueDate: bill.due_date,
+  };
   const dueSoon = type === 'bill_due_soon';
   return {
     account_id: bill.account_id,
     user_id: bill.user_id,
     type,
-    title: dueSoon ? 'Bill due soon' : 'Bill overdue',
-    message: dueSoon
-      ? `Bill ${what} of ${amount} is due on ${bill.due_date}`
-      : `Bill ${what} of ${amount} was due on ${bill.due_date} and is not paid`,
+    // In the account's language, stored as written.
+    title: dueSoon ? words.billDueSoonTitle : words.billOverdueTitle,
+    message: dueSoon ? words.billDueSoon(notice) : words.billOverdue(notice),
     read: 0,
     read_at: null,
     data: JSON.stringify({

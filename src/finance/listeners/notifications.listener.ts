@@ -1,6 +1,7 @@
-import { centsText } from '../calendar.js';
+import type { Language } from '../../core/i18n/language.js';
 import type { Q } from '../context.js';
 import { financeListener } from '../events.js';
+import { notificationWords } from '../modules/notifications/notifications.i18n.js';
 import type { NotificationsService } from '../modules/notifications/notifications.service.js';
 
 /** What a payment notice needs to say, read from the paid bill or invoice itself. */
@@ -23,7 +24,12 @@ export interface PaidRecords {
  * `payment_confirmed:<bill|invoice>:<id>` also keeps it once per paid bill or invoice. The text is
  * built from the record itself (read by id, in cents), never from the webhook body.
  */
-export function notificationsListener(notifications: NotificationsService, records: PaidRecords) {
+export function notificationsListener(
+  notifications: NotificationsService,
+  records: PaidRecords,
+  /** The account's language (`accounts.locale`): the notice is written in it. */
+  languageOf: (q: Q, accountId: number) => Promise<Language>,
+) {
   return financeListener({
     name: 'notifications',
     events: ['bill.paid', 'invoice.paid'],
@@ -35,15 +41,13 @@ export function notificationsListener(notifications: NotificationsService, recor
         ? await records.bill(trx, event.accountId, id)
         : await records.invoice(trx, event.accountId, id);
       if (!paid) return; // deleted since
-      const price = [paid.currency, centsText(paid.amountCents)].filter(Boolean).join(' ');
-      const who = paid.party && (isBill ? `from ${paid.party}` : `to ${paid.party}`);
-      const message = [isBill ? 'Bill' : 'Invoice', who, `of ${price}`, 'was paid'].filter(Boolean).join(' ');
+      const words = notificationWords(await languageOf(trx, event.accountId));
       await notifications.notifyMembers(trx, {
         accountId: event.accountId,
         type: 'payment_confirmed',
         preference: 'payment_confirmed',
-        title: isBill ? 'Bill payment confirmed' : 'Invoice payment confirmed',
-        message,
+        title: words.paymentTitle(isBill),
+        message: words.payment({ isBill, party: paid.party, amountCents: paid.amountCents, currency: paid.currency }),
         data: JSON.stringify(
           isBill
             ? { billId: String(id), eventId: String(event.id) }

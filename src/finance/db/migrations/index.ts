@@ -7,6 +7,7 @@ import { migration0005 } from './0005_history_indexes.js';
 import { migration0006 } from './0006_invitations.js';
 import { migration0007Backbone } from './0007_backbone.js';
 import { migration0008BillExpenses } from './0008_bill_expenses.js';
+import { migration0009AccountLocale } from './0009_account_locale.js';
 
 /**
  * The migrations of the finance core module, in order (finance/modules.ts collects every module's).
@@ -21,4 +22,5 @@ export const coreFinanceMigrations: Record<string, PortableMigration> = {
   '0006_invitations': migration0006,
   '0007_backbone': migration0007Backbone,
   '0008_bill_expenses': migration0008BillExpenses,
+  '0009_account_locale': migration0009AccountLocale,
 };

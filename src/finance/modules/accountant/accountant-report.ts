@@ -1,5 +1,7 @@
+import type { Language } from '../../../core/i18n/language.js';
 import { centsText, monthRange, addDays } from '../../calendar.js';
 import type { ReportBill, ReportTransaction } from './accountant-report.repository.js';
+import { accountantWords, type AccountantWords } from './accountant.i18n.js';
 
 /**
  * The monthly report as e-mail content: a CSV attachment, an HTML report and its plain-text twin,
@@ -12,6 +14,8 @@ import type { ReportBill, ReportTransaction } from './accountant-report.reposito
  *   quoted and inner quotes doubled), UTF-8 with a byte order mark so spreadsheets read accents,
  *   amounts with 2 decimals and a dot. Text cells a spreadsheet would run as a formula get a
  *   leading apostrophe (CSV injection).
+ * - Every word comes from the account's language (`accountant.i18n.ts`); the CSV keeps its machine
+ *   format (comma separated, dot decimals) whatever the language, only its header is translated.
  */
 
 export interface CurrencyTotals {
@@ -24,6 +28,8 @@ export interface CurrencyTotals {
 
 export interface ReportData {
   accountName: string;
+  /** The account's language (`accounts.locale`). */
+  language: Language;
   referenceMonth: string;
   /** One entry per currency with transactions in the month, by currency code; empty when there are none. */
   totals: CurrencyTotals[];
@@ -62,25 +68,17 @@ export interface ReportSection {
 }
 
 /** The file name of the attachment. */
-export const csvFileName = (referenceMonth: string) => `financial-report-${referenceMonth}.csv`;
+export const csvFileName = (referenceMonth: string, language: Language = 'en') =>
+  accountantWords(language).fileName(referenceMonth);
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+/** '2025-03' -> 'March 2025' ('março de 2025' in pt-BR). */
+export const monthLabel = (month: string, language: Language = 'en') => accountantWords(language).monthLabel(month);
 
-/** '2025-03' -> 'March 2025'. */
-export const monthLabel = (month: string) => `${MONTHS[Number(month.slice(5, 7)) - 1]} ${month.slice(0, 4)}`;
+/** The subject of the report e-mail. */
+export const reportSubject = (report: ReportData) => {
+  const w = accountantWords(report.language);
+  return w.subject(w.monthLabel(report.referenceMonth), report.referenceMonth, report.accountName);
+};
 
 /** The first and last day of the month. */
 function period(month: string) {
@@ -117,34 +115,24 @@ const fromBill = (b: ReportBill): ReportLine => ({
 /** The included sections, in the order every part of the report shows them. */
 export function reportSections(report: ReportData): ReportSection[] {
   const out: ReportSection[] = [];
+  const w = accountantWords(report.language);
   const add = (key: SectionKey, label: string, lines: ReportLine[] | null) => {
     if (lines) out.push({ key, label, lines, cut: lines.length >= report.maxRows });
   };
   add(
     'transactions',
-    report.expenses ? 'Income' : 'Transactions',
+    report.expenses ? w.income : w.transactions,
     report.transactions && report.transactions.map(fromTransaction),
   );
-  add('expenses', 'Expenses', report.expenses && report.expenses.map(fromTransaction));
-  add('bills', 'Bills due in the month', report.bills && report.bills.map(fromBill));
+  add('expenses', w.expenses, report.expenses && report.expenses.map(fromTransaction));
+  add('bills', w.billsDue, report.bills && report.bills.map(fromBill));
   return out;
 }
 
 // ---- CSV ----
 
-export const CSV_HEADER = [
-  'section',
-  'id',
-  'date',
-  'type',
-  'description',
-  'category',
-  'counterparty',
-  'status',
-  'amount',
-  'currency',
-  'bill_id',
-] as const;
+/** The English header (the other languages' are in accountant.i18n.ts). */
+export const CSV_HEADER = accountantWords('en').csvHeader;
 
 /** The byte order mark that tells spreadsheets the file is UTF-8. */
 export const UTF8_BOM = '\uFEFF';
@@ -165,14 +153,15 @@ const csvRow = (cells: string[]) => cells.map(csvField).join(',');
  * type income, expense or balance), then one row per listed item.
  */
 export function buildCsv(report: ReportData): string {
-  const rows: string[][] = [[...CSV_HEADER]];
+  const w = accountantWords(report.language);
+  const rows: string[][] = [[...w.csvHeader]];
   const month = report.referenceMonth;
   for (const t of report.totals) {
     const total = (type: string, label: string, cents: number) =>
       rows.push(['totals', '', '', type, `${label} ${month}`, '', '', '', centsText(cents), t.currency, '']);
-    total('income', 'Income', t.incomeCents);
-    total('expense', 'Expenses', t.expensesCents);
-    total('balance', 'Balance', t.balanceCents);
+    total('income', w.income, t.incomeCents);
+    total('expense', w.expenses, t.expensesCents);
+    total('balance', w.balance, t.balanceCents);
   }
   for (const section of reportSections(report))
     for (const line of section.lines)
@@ -200,15 +189,6 @@ export const MAX_BODY_ROWS = 50;
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/**
- * Amounts in the HTML: thousands grouped by a no-break space (neither a dot nor a comma, so no
- * locale reads it as the decimal mark).
- */
-const grouped = (cents: number) => {
-  const [whole, fraction] = centsText(cents).split('.');
-  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, '\u00a0')}.${fraction}`;
-};
-
 const oneLine = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim();
 
 /**
@@ -221,11 +201,10 @@ const extraCounterparty = (l: ReportLine) => {
 };
 
 /** What the body says about a section beyond its rows: how many are shown, and whether the CSV was cut. */
-function sectionNote(section: ReportSection, maxRows: number): string | null {
+function sectionNote(section: ReportSection, maxRows: number, w: AccountantWords): string | null {
   const notes: string[] = [];
-  if (section.lines.length > MAX_BODY_ROWS)
-    notes.push(`The first ${MAX_BODY_ROWS} of ${section.lines.length} are shown; the attached CSV lists them all.`);
-  if (section.cut) notes.push(`The list stops at ${maxRows} rows: there may be more in the month.`);
+  if (section.lines.length > MAX_BODY_ROWS) notes.push(w.firstShown(MAX_BODY_ROWS, section.lines.length));
+  if (section.cut) notes.push(w.cutAt(maxRows));
   return notes.length ? notes.join(' ') : null;
 }
 
@@ -242,37 +221,38 @@ const cell = (align: 'left' | 'right', extra = '') =>
   `style="padding:6px 8px;border-bottom:1px solid ${C.line};text-align:${align};vertical-align:top;${extra}"`;
 const headCell = (align: 'left' | 'right') =>
   `style="padding:6px 8px;background:${C.head};border-bottom:1px solid ${C.line};text-align:${align};font-size:12px;font-weight:bold;color:#374151;text-transform:uppercase;letter-spacing:0.03em"`;
-const amountCell = (cents: number, bold = false) =>
-  `<td ${cell('right', `white-space:nowrap;font-variant-numeric:tabular-nums;${cents < 0 ? `color:${C.negative};` : ''}${bold ? 'font-weight:bold;' : ''}`)}>${grouped(cents)}</td>`;
+const amountCell = (text: string, cents: number, bold = false) =>
+  `<td ${cell('right', `white-space:nowrap;font-variant-numeric:tabular-nums;${cents < 0 ? `color:${C.negative};` : ''}${bold ? 'font-weight:bold;' : ''}`)}>${escapeHtml(text)}</td>`;
 
-function totalsTable(report: ReportData): string {
+function totalsTable(report: ReportData, w: AccountantWords): string {
   if (report.totals.length === 0)
-    return `<p style="margin:0;color:${C.muted}">No transactions in ${escapeHtml(monthLabel(report.referenceMonth))}.</p>`;
+    return `<p style="margin:0;color:${C.muted}">${escapeHtml(w.noTransactionsIn(w.monthLabel(report.referenceMonth)))}</p>`;
+  const amount = (cents: number, currency: string, bold = false) => amountCell(w.money(cents, currency), cents, bold);
   const rows = report.totals
     .map(
       (t) =>
-        `<tr><td ${cell('left', 'font-weight:bold')}>${escapeHtml(t.currency)}</td>${amountCell(t.incomeCents)}${amountCell(t.expensesCents)}${amountCell(t.balanceCents, true)}</tr>`,
+        `<tr><td ${cell('left', 'font-weight:bold')}>${escapeHtml(t.currency)}</td>${amount(t.incomeCents, t.currency)}${amount(t.expensesCents, t.currency)}${amount(t.balanceCents, t.currency, true)}</tr>`,
     )
     .join('\n');
   return [
     `<table class="totals" role="table" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%;font-size:14px">`,
-    `<thead><tr><th ${headCell('left')}>Currency</th><th ${headCell('right')}>Income</th><th ${headCell('right')}>Expenses</th><th ${headCell('right')}>Balance</th></tr></thead>`,
+    `<thead><tr><th ${headCell('left')}>${w.currency}</th><th ${headCell('right')}>${w.income}</th><th ${headCell('right')}>${w.expenses}</th><th ${headCell('right')}>${w.balance}</th></tr></thead>`,
     `<tbody>\n${rows}\n</tbody>`,
     '</table>',
   ].join('\n');
 }
 
-function sectionTable(section: ReportSection, maxRows: number): string {
+function sectionTable(section: ReportSection, maxRows: number, w: AccountantWords): string {
   const title = `<h2 style="margin:0 0 8px;font-size:16px;color:${C.ink}">${escapeHtml(section.label)} <span style="font-weight:normal;color:${C.muted}">(${section.lines.length})</span></h2>`;
-  if (section.lines.length === 0) return `${title}<p style="margin:0;color:${C.muted}">None in this month.</p>`;
+  if (section.lines.length === 0) return `${title}<p style="margin:0;color:${C.muted}">${w.noneThisMonth}</p>`;
   const bills = section.key === 'bills';
   const head = [
-    `<th ${headCell('left')}>${bills ? 'Due' : 'Date'}</th>`,
-    ...(bills ? [`<th ${headCell('left')}>Supplier</th>`] : []),
-    `<th ${headCell('left')}>Description</th>`,
-    `<th ${headCell('left')}>Category</th>`,
-    `<th ${headCell('left')}>Status</th>`,
-    `<th ${headCell('right')}>Amount</th>`,
+    `<th ${headCell('left')}>${bills ? w.due : w.date}</th>`,
+    ...(bills ? [`<th ${headCell('left')}>${w.supplier}</th>`] : []),
+    `<th ${headCell('left')}>${w.description}</th>`,
+    `<th ${headCell('left')}>${w.category}</th>`,
+    `<th ${headCell('left')}>${w.status}</th>`,
+    `<th ${headCell('right')}>${w.amount}</th>`,
   ].join('');
   const dash = `<span style="color:${C.muted}">&ndash;</span>`;
   const text = (s: string | null) => escapeHtml(oneLine(s)) || dash;
@@ -290,12 +270,12 @@ function sectionTable(section: ReportSection, maxRows: number): string {
         `<td ${cell('left')}>${description}</td>`,
         `<td ${cell('left')}>${text(l.category)}</td>`,
         `<td ${cell('left', `color:${C.muted}`)}>${escapeHtml(l.status)}</td>`,
-        `<td ${cell('right', 'white-space:nowrap;font-variant-numeric:tabular-nums')}>${grouped(l.amountCents)} <span style="color:${C.muted};font-size:12px">${escapeHtml(l.currency)}</span></td>`,
+        `<td ${cell('right', 'white-space:nowrap;font-variant-numeric:tabular-nums')}>${escapeHtml(w.money(l.amountCents, l.currency))}${w.moneyNamesCurrency ? '' : ` <span style="color:${C.muted};font-size:12px">${escapeHtml(l.currency)}</span>`}</td>`,
         '</tr>',
       ].join('');
     })
     .join('\n');
-  const note = sectionNote(section, maxRows);
+  const note = sectionNote(section, maxRows, w);
   return [
     title,
     `<table cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%;font-size:13px">`,
@@ -307,34 +287,33 @@ function sectionTable(section: ReportSection, maxRows: number): string {
 }
 
 export function buildHtml(report: ReportData): string {
-  const month = monthLabel(report.referenceMonth);
+  const w = accountantWords(report.language);
+  const month = w.monthLabel(report.referenceMonth);
   const { first, last } = period(report.referenceMonth);
   const block = (inner: string, extra = '') => `<tr><td style="padding:20px 28px 4px;${extra}">${inner}</td></tr>`;
   const sections = reportSections(report);
-  const file = csvFileName(report.referenceMonth);
+  const file = w.fileName(report.referenceMonth);
   return [
     '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>Financial report ${escapeHtml(month)} - ${escapeHtml(report.accountName)}</title></head>`,
+    `<html lang="${w.htmlLang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
+    `<title>${w.reportTitle} ${escapeHtml(month)} - ${escapeHtml(report.accountName)}</title></head>`,
     `<body style="margin:0;padding:0;background:${C.head};font-family:${C.font};color:${C.ink}">`,
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:${C.head}"><tr><td align="center" style="padding:24px 12px">`,
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:760px;background:#ffffff;border:1px solid ${C.line};border-radius:8px;font-family:${C.font};color:${C.ink};text-align:left">`,
     `<tr><td style="padding:24px 28px 18px;border-bottom:4px solid ${C.brand}">`,
-    `<div style="font-size:12px;letter-spacing:0.08em;text-transform:uppercase;color:${C.muted}">Financial report</div>`,
+    `<div style="font-size:12px;letter-spacing:0.08em;text-transform:uppercase;color:${C.muted}">${w.reportTitle}</div>`,
     `<h1 style="margin:4px 0 2px;font-size:24px;line-height:1.25;color:${C.ink}">${escapeHtml(report.accountName)}</h1>`,
-    `<div style="font-size:16px;color:#374151"><strong>${escapeHtml(month)}</strong> <span style="color:${C.muted}">&middot; ${first} to ${last}</span></div>`,
+    `<div style="font-size:16px;color:#374151"><strong>${escapeHtml(month)}</strong> <span style="color:${C.muted}">&middot; ${w.range(first, last)}</span></div>`,
     '</td></tr>',
     block(
-      `<h2 style="margin:0 0 8px;font-size:16px;color:${C.ink}">Totals per currency</h2>\n${totalsTable(report)}\n` +
-        `<p style="margin:6px 0 0;font-size:12px;color:${C.muted}">Transactions of the month that are not cancelled. Each currency is totalled on its own; amounts in different currencies are never added together.</p>`,
+      `<h2 style="margin:0 0 8px;font-size:16px;color:${C.ink}">${w.totalsPerCurrency}</h2>\n${totalsTable(report, w)}\n` +
+        `<p style="margin:6px 0 0;font-size:12px;color:${C.muted}">${w.totalsNote}</p>`,
     ),
-    ...sections.map((s) => block(sectionTable(s, report.maxRows))),
-    sections.length === 0
-      ? block(`<p style="margin:0;color:${C.muted}">No lists were requested; the attached CSV has the totals only.</p>`)
-      : '',
+    ...sections.map((s) => block(sectionTable(s, report.maxRows, w))),
+    sections.length === 0 ? block(`<p style="margin:0;color:${C.muted}">${w.noLists}</p>`) : '',
     `<tr><td style="padding:20px 28px 24px;font-size:12px;color:${C.muted};line-height:1.5">`,
-    `Attached: <strong style="color:${C.ink}">${escapeHtml(file)}</strong> (UTF-8, comma separated) with the totals and every row of ${sections.length ? 'these lists' : 'the report'}, each once. `,
-    'A paid bill appears among the expenses of the month it was paid in; bills are listed by due date.',
+    w.attachedHtml(escapeHtml(file), sections.length > 0),
+    w.paidBillNote,
     '</td></tr>',
     '</table>',
     '</td></tr></table>',
@@ -345,16 +324,20 @@ export function buildHtml(report: ReportData): string {
 }
 
 export function buildText(report: ReportData): string {
-  const month = monthLabel(report.referenceMonth);
+  const w = accountantWords(report.language);
+  const month = w.monthLabel(report.referenceMonth);
   const { first, last } = period(report.referenceMonth);
+  // English keeps its plain amounts (the currency is a column); pt-BR writes R$ 1.234,56.
+  const money = (cents: number, currency: string) =>
+    w.moneyNamesCurrency ? w.money(cents, currency) : centsText(cents);
   const out = [
-    `Financial report - ${month} (${report.referenceMonth})`,
-    `Account: ${report.accountName}`,
-    `Period: ${first} to ${last}`,
+    `${w.reportTitle} - ${month} (${report.referenceMonth})`,
+    `${w.account}: ${report.accountName}`,
+    `${w.period}: ${w.range(first, last)}`,
     '',
-    'TOTALS PER CURRENCY',
+    w.totalsPerCurrency.toUpperCase(),
   ];
-  if (report.totals.length === 0) out.push(`No transactions in ${month}.`);
+  if (report.totals.length === 0) out.push(w.noTransactionsIn(month));
   else {
     const row = (cells: string[]) =>
       cells[0].padEnd(10) +
@@ -362,27 +345,37 @@ export function buildText(report: ReportData): string {
         .slice(1)
         .map((c) => c.padStart(18))
         .join('');
-    out.push(row(['Currency', 'Income', 'Expenses', 'Balance']));
+    out.push(row([w.currency, w.income, w.expenses, w.balance]));
     for (const t of report.totals)
-      out.push(row([t.currency, centsText(t.incomeCents), centsText(t.expensesCents), centsText(t.balanceCents)]));
-    out.push('Currencies are never added together.');
+      out.push(
+        row([
+          t.currency,
+          money(t.incomeCents, t.currency),
+          money(t.expensesCents, t.currency),
+          money(t.balanceCents, t.currency),
+        ]),
+      );
+    out.push(w.neverAdded);
   }
   const sections = reportSections(report);
   for (const section of sections) {
     out.push('', `${section.label.toUpperCase()} (${section.lines.length})`);
-    if (section.lines.length === 0) out.push('None in this month.');
+    if (section.lines.length === 0) out.push(w.noneThisMonth);
     for (const l of section.lines.slice(0, MAX_BODY_ROWS)) {
       const what =
         (section.key === 'bills'
           ? [oneLine(l.counterparty), oneLine(l.description)].filter(Boolean).join(': ')
           : [oneLine(l.description), extraCounterparty(l) && `(${extraCounterparty(l)})`].filter(Boolean).join(' ')) ||
         '-';
-      out.push(`${l.date}  ${centsText(l.amountCents).padStart(16)} ${l.currency}  ${l.status.padEnd(9)}  ${what}`);
+      const amount = w.moneyNamesCurrency
+        ? w.money(l.amountCents, l.currency).padStart(20)
+        : `${centsText(l.amountCents).padStart(16)} ${l.currency}`;
+      out.push(`${l.date}  ${amount}  ${l.status.padEnd(9)}  ${what}`);
     }
-    const note = sectionNote(section, report.maxRows);
+    const note = sectionNote(section, report.maxRows, w);
     if (note) out.push(note);
   }
-  if (sections.length === 0) out.push('', 'No lists were requested; the attached CSV has the totals only.');
-  out.push('', `Attached: ${csvFileName(report.referenceMonth)} (UTF-8, comma separated), every row once.`, '');
+  if (sections.length === 0) out.push('', w.noLists);
+  out.push('', w.attachedText(w.fileName(report.referenceMonth)), '');
   return out.join('\n');
 }

@@ -11,9 +11,11 @@ import {
   buildHtml,
   buildText,
   csvFileName,
+  reportSubject,
   type CurrencyTotals,
   type ReportData,
 } from './accountant-report.js';
+import { accountantWords } from './accountant.i18n.js';
 import * as repo from './accountant.repository.js';
 import type { AccountantSaveBody } from './accountant.schema.js';
 
@@ -144,15 +146,16 @@ export class AccountantService {
    * retries do not repeat it) that the automatic report could not be sent, and why.
    */
   private async notifyAutoSendFailed(accountId: number, referenceMonth: string, err: unknown): Promise<void> {
-    const reason = err instanceof HttpError ? err.message : 'an unexpected error (see the server log)';
+    const words = accountantWords(await this.accounts.languageOf(accountId));
+    const reason = err instanceof HttpError ? err.message : words.unexpectedError;
     await this.deps.db.transaction().execute((trx) =>
       this.notifications.notifyMembers(trx, {
         accountId,
         type: 'system',
         preference: null,
         adminsOnly: true,
-        title: 'Automatic accountant report not sent',
-        message: `The report for ${referenceMonth} could not be sent to the accountant: ${reason}. It will be tried again on the next daily run.`,
+        title: words.failedTitle,
+        message: words.failedMessage(referenceMonth, reason),
         data: JSON.stringify({ referenceMonth, code: err instanceof HttpError ? err.code : 'internal_error' }),
         dedupeKey: `system:accountant_auto_failed:${referenceMonth}`,
         createdAt: this.clock(),
@@ -190,12 +193,12 @@ export class AccountantService {
         accountId,
         source: `accountant_report:${referenceMonth}`,
         to,
-        subject: `Financial report ${referenceMonth} - ${report.accountName}`,
+        subject: reportSubject(report),
         text: buildText(report),
         html: buildHtml(report),
         attachments: [
           {
-            filename: csvFileName(referenceMonth),
+            filename: csvFileName(referenceMonth, report.language),
             content: buildCsv(report),
             contentType: 'text/csv; charset=utf-8',
           },
@@ -204,14 +207,14 @@ export class AccountantService {
     });
     if (emailId === null) return null;
     await this.smtp.deliverNow(emailId);
-    const message = `Report for ${referenceMonth} sent to ${settings.email}`;
+    const words = accountantWords(report.language);
     await this.deps.db.transaction().execute((trx) =>
       this.notifications.notifyMembers(trx, {
         accountId,
         type: 'accountant_sent',
         preference: 'accountant_sent',
-        title: automatic ? 'Monthly report sent to the accountant' : 'Report sent to the accountant',
-        message,
+        title: words.sentTitle(automatic),
+        message: words.sentMessage(referenceMonth, settings.email),
         data: JSON.stringify({ referenceMonth, email: settings.email, automatic }),
         // The automatic report is sent once a month; each manual send is its own notification.
         dedupeKey: automatic ? `accountant_sent:auto:${referenceMonth}` : null,
@@ -266,6 +269,7 @@ export class AccountantService {
     }
     return {
       accountName: account?.name ?? `Account ${accountId}`,
+      language: account?.locale ?? 'en',
       referenceMonth,
       totals: [...byCurrency.values()].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0)),
       transactions,

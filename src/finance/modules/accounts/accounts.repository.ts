@@ -1,5 +1,6 @@
+import type { Updateable } from 'kysely';
 import type { Q } from '../../context.js';
-import type { MembershipRole } from '../../db/schema.js';
+import type { AccountsTable, MembershipRole } from '../../db/schema.js';
 
 export async function insertAccount(q: Q, name: string, now: number) {
   return q
@@ -11,6 +12,10 @@ export async function insertAccount(q: Q, name: string, now: number) {
 
 export async function findAccount(q: Q, id: number) {
   return q.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateAccount(q: Q, id: number, values: Updateable<AccountsTable>) {
+  return q.updateTable('accounts').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function insertMembership(q: Q, accountId: number, userId: number, role: MembershipRole, now: number) {

@@ -1,4 +1,6 @@
-import type { FinanceDeps, Q } from '../../context.js';
+import type { Language } from '../../../core/i18n/language.js';
+import { notFound } from '../../../core/http/errors.js';
+import type { FinanceContext, FinanceDeps, Q } from '../../context.js';
 import type { Account, MembershipRole } from '../../db/schema.js';
 import * as repo from './accounts.repository.js';
 
@@ -23,6 +25,25 @@ export class AccountsService {
 
   get(id: number, q: Q = this.deps.db): Promise<Account | undefined> {
     return repo.findAccount(q, id);
+  }
+
+  /** The caller's current account; any other id is 404 (a member of it must switch to it first). */
+  async show(ctx: FinanceContext, id: number): Promise<Account> {
+    const account = id === ctx.accountId ? await repo.findAccount(this.deps.db, id) : undefined;
+    if (!account) throw notFound('Account');
+    return account;
+  }
+
+  /** Changes the current account's settings (administrators: the route checks the role). */
+  async update(ctx: FinanceContext, id: number, changes: { locale?: Language }): Promise<Account> {
+    const account = await this.show(ctx, id);
+    if (changes.locale === undefined) return account;
+    return repo.updateAccount(this.deps.db, id, { locale: changes.locale, updated_at: Date.now() });
+  }
+
+  /** The language the service writes in for the account (report e-mails, notifications). */
+  async languageOf(id: number, q: Q = this.deps.db): Promise<Language> {
+    return (await repo.findAccount(q, id))?.locale ?? 'en';
   }
 
   addMember(q: Q, accountId: number, userId: number, role: MembershipRole) {
