@@ -310,6 +310,24 @@ export interface AutomationRunsTable {
   duration_ms: number;
 }
 
+/** How many conversations are in each (account, inbox, team, assignee, status); kept by triggers (0016). */
+export interface ConversationCountsTable {
+  account_id: number;
+  inbox_id: number;
+  /** 0: no team. */
+  team_id: number;
+  /** 0: unassigned. */
+  assignee_id: number;
+  status: ConversationStatus;
+  count: number;
+}
+
+/** How many contacts each account has; kept by triggers (0017). */
+export interface ContactCountsTable {
+  account_id: number;
+  count: number;
+}
+
 export interface ChatDatabase extends CoreTables {
   webhooks: WebhooksTable;
   automation_rules: AutomationRulesTable;
@@ -329,6 +347,8 @@ export interface ChatDatabase extends CoreTables {
   contacts: ContactsTable;
   contact_inboxes: ContactInboxesTable;
   conversations: ConversationsTable;
+  conversation_counts: ConversationCountsTable;
+  contact_counts: ContactCountsTable;
   messages: MessagesTable;
   attachments: AttachmentsTable;
   taggings: TaggingsTable;

@@ -122,10 +122,23 @@ export async function listContacts(
     .limit(page.limit)
     .offset(page.offset)
     .execute();
+  return { rows, count: await countContacts(q, accountId, filter) };
+}
+
+/** The unfiltered count is one trigger-kept row (migration 0017); a filter counts its matches. */
+async function countContacts(q: Q, accountId: number, filter: ContactListFilter): Promise<number> {
+  if (!filter.labels?.length && !filter.search && !filter.condition) {
+    const row = await q
+      .selectFrom('contact_counts')
+      .select('count')
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
   const total = await filtered(q, accountId, filter)
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirstOrThrow();
-  return { rows, count: Number(total.n) };
+  return Number(total.n);
 }
 
 /** Marks the contact active (an incoming message). */

@@ -145,13 +145,20 @@ export async function listConversations(
     .execute();
 }
 
-/** All, unassigned and mine (assigned to `userId`) counts of the filtered set, in one query. */
+/**
+ * All, unassigned and mine (assigned to `userId`) counts of the filtered set, in one query. Filters
+ * on status, inbox and team (and an agent's inboxes) read the trigger-kept buckets of
+ * `conversation_counts`: a few rows, however many conversations there are. Labels, a search or
+ * filter criteria need the conversations themselves.
+ */
 export async function countConversations(
   q: Q,
   scope: ConversationScope,
   filter: ConversationListFilter,
   userId: number | null,
 ) {
+  const bucketed = !filter.labels?.length && !filter.search && !filter.condition;
+  if (bucketed) return countFromBuckets(q, scope, filter, userId);
   const row = await filtered(q, scope, filter)
     .select((eb) => [
       eb.fn.countAll<number | string>().as('all_count'),
@@ -164,6 +171,35 @@ export async function countConversations(
             .case()
             .when('conversations.assignee_id', '=', userId ?? -1)
             .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('mine_count'),
+    ])
+    .executeTakeFirstOrThrow();
+  const all = Number(row.all_count ?? 0);
+  const unassigned = Number(row.unassigned_count ?? 0);
+  return { all, unassigned, assigned: all - unassigned, mine: Number(row.mine_count ?? 0) };
+}
+
+async function countFromBuckets(q: Q, scope: ConversationScope, filter: ConversationListFilter, userId: number | null) {
+  let query = q.selectFrom('conversation_counts').where('account_id', '=', scope.accountId);
+  if (scope.inboxIds) query = query.where('inbox_id', 'in', scope.inboxIds);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.inboxId !== undefined) query = query.where('inbox_id', '=', filter.inboxId);
+  if (filter.teamId !== undefined) query = query.where('team_id', '=', filter.teamId);
+  const row = await query
+    .select((eb) => [
+      eb.fn.sum<number | string | null>('count').as('all_count'),
+      eb.fn
+        .sum<number | string | null>(eb.case().when('assignee_id', '=', 0).then(eb.ref('count')).else(0).end())
+        .as('unassigned_count'),
+      eb.fn
+        .sum<number | string | null>(
+          eb
+            .case()
+            .when('assignee_id', '=', userId ?? -1)
+            .then(eb.ref('count'))
             .else(0)
             .end(),
         )
