@@ -16,7 +16,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { parseQueryString, unwrapBody } from './compat.js';
 import { describeRoute, withExamples, type ApiDocs } from './api-docs.js';
-import { createValidatorCompiler } from './validation.js';
+import { createValidatorCompiler, lazySerializers } from './validation.js';
 import { MAX_JSON_DEPTH, nestingDepthExceeds } from './body-shape.js';
 import { HttpError } from './errors.js';
 import type { Metrics } from './metrics.js';
@@ -108,6 +108,7 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
       maxParamLength: 500,
     },
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // A number is a count of proxy hops (proxy-addr); Fastify's types omit it.

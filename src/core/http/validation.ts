@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
+import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import { compilePruner, compileRailsReader } from './body-shape.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
@@ -78,7 +79,7 @@ type Validate = ReturnType<FastifySchemaCompiler<FastifySchema>> & { errors?: un
 export function createValidatorCompiler(options: ValidatorOptions = {}): FastifySchemaCompiler<FastifySchema> {
   const coercing = withFormats(new Ajv({ ...base, coerceTypes: 'array' }));
   const strict = withFormats(new Ajv({ ...base, coerceTypes: false }));
-  return ({ schema, httpPart }) => {
+  const compileNow: FastifySchemaCompiler<FastifySchema> = ({ schema, httpPart }) => {
     if (httpPart !== 'body') return coercing.compile(schema as object) as Validate;
     const validate = strict.compile(schema as object) as Validate;
     const prune = compilePruner(schema);
@@ -93,5 +94,37 @@ export function createValidatorCompiler(options: ValidatorOptions = {}): Fastify
       return valid;
     }) as Validate;
     return prepareThenValidate;
+  };
+  return (route) => lazily(() => compileNow(route) as Validate);
+}
+
+/**
+ * Compiles on the first request instead of at startup: a service has a few hundred schemas, and
+ * compiling them all was most of its start time, for routes a given deployment may never see.
+ * (Every route's schemas are compiled by the suite, which calls every route.)
+ */
+function lazily(compile: () => Validate): Validate {
+  let compiled: Validate | undefined;
+  const validate = ((data: unknown) => {
+    compiled ??= compile();
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  }) as Validate;
+  return validate;
+}
+
+/**
+ * Fastify's own response serializers (fast-json-stringify), built on a route's first answer with
+ * each status instead of at startup, for the same reason as the validators above.
+ */
+export function lazySerializers(): SerializerSelector.SerializerFactory {
+  const factory = SerializerSelector();
+  return (externalSchemas, options) => {
+    const compile = factory(externalSchemas, options);
+    return (route) => {
+      let serialize: SerializerSelector.Serializer | undefined;
+      return (doc) => (serialize ??= compile(route))(doc);
+    };
   };
 }
