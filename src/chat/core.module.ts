@@ -1,5 +1,6 @@
 import { webhookFanOut } from '../core/webhooks/subscriptions.js';
 import { createCoreChatServices, type ChatServices } from './container.js';
+import { migration0018AuthEpoch } from './auth/auth-epoch.migration.js';
 import { migration0012UserSessions } from './auth/sessions.migration.js';
 import { coreChatMigrations } from './db/migrations/index.js';
 import type { ChatDatabase } from './db/schema.js';
@@ -17,8 +18,8 @@ import { coreChatRoutes } from './routes.js';
  * The conversation core as one module: accounts, users and the platform interface, inboxes,
  * contacts, conversations and messages, agents and teams, webhooks, agent bots, automation rules
  * and the public interface; their listeners (webhook fan-out, agent bots, API inbox webhooks,
- * automation rules) and their housekeeping job. Migrations 0011 (API inboxes' webhook secrets) and
- * 0012 (sign-in sessions) extend the core's tables.
+ * automation rules) and their housekeeping job. Migrations 0011 (API inboxes' webhook secrets),
+ * 0012 (sign-in sessions) and 0018 (the change epoch of authentication's cache) extend the core's tables.
  */
 export const chatCoreModule: ChatModule = {
   name: 'core',
@@ -26,6 +27,7 @@ export const chatCoreModule: ChatModule = {
     ...coreChatMigrations,
     '0011_api_inbox_secrets': migration0011ApiInboxSecrets,
     '0012_user_sessions': migration0012UserSessions,
+    '0018_auth_epoch': migration0018AuthEpoch,
   },
   services: (deps) => createCoreChatServices(deps) as Partial<ChatServices>,
   routes: coreChatRoutes,

@@ -4,7 +4,7 @@ import { readAccessToken } from '../../core/http/compat.js';
 import { forbidden, notFound, unauthorized } from '../../core/http/errors.js';
 import type { App } from '../../core/http/app-base.js';
 import type { AccountContext, Actor, ChatDeps } from '../context.js';
-import * as repo from './auth.repository.js';
+import { AuthCache, type AuthLookups } from './auth.cache.js';
 import { userOfSession, type SessionHeaders } from './sessions.js';
 
 /**
@@ -30,25 +30,11 @@ declare module 'fastify' {
     ctx?: AccountContext;
     /** The `client` of the sign-in session the request authenticated with (devise-token headers), if any. */
     sessionClient?: string;
-  }
-}
-
-async function resolveActor(deps: ChatDeps, token: string): Promise<Actor | undefined> {
-  const owner = await repo.findTokenOwner(deps.db, token);
-  if (!owner) return undefined;
-  switch (owner.owner_type) {
-    case 'User': {
-      const user = await repo.findUser(deps.db, owner.owner_id);
-      return user ? { type: 'user', user } : undefined;
-    }
-    case 'AgentBot': {
-      const bot = await repo.findBot(deps.db, owner.owner_id);
-      return bot ? { type: 'bot', bot } : undefined;
-    }
-    case 'PlatformApp':
-      return { type: 'platform', platformAppId: owner.owner_id };
-    default:
-      return undefined;
+    /**
+     * The access token the request authenticated with (not a session's): an owner has one token
+     * (access_tokens_owner_uidx), so the profile answers it without looking it up again.
+     */
+    accessToken?: string;
   }
 }
 
@@ -69,9 +55,13 @@ function readSessionHeaders(request: FastifyRequest): SessionHeaders | undefined
  * Who is calling: an access token (`api_access_token`, `Api-Access-Token` or `Authorization:
  * Bearer`), or else a sign-in session's devise-token headers (sessions.ts).
  */
-async function authenticate(deps: ChatDeps, request: FastifyRequest): Promise<Actor | undefined> {
+async function authenticate(deps: ChatDeps, auth: AuthLookups, request: FastifyRequest): Promise<Actor | undefined> {
   const token = readAccessToken(request);
-  if (token) return resolveActor(deps, token);
+  if (token) {
+    const actor = await auth.actor(token);
+    if (actor) request.accessToken = token;
+    return actor;
+  }
   const session = readSessionHeaders(request);
   if (!session) return undefined;
   const user = await userOfSession(deps.db, session);
@@ -87,12 +77,12 @@ function accountIdFrom(request: FastifyRequest): number | undefined {
   return id <= 2147483647 ? id : undefined;
 }
 
-async function buildAccountContext(deps: ChatDeps, request: FastifyRequest, actor: Actor): Promise<AccountContext> {
+async function buildAccountContext(auth: AuthLookups, request: FastifyRequest, actor: Actor): Promise<AccountContext> {
   const accountId = accountIdFrom(request);
   if (accountId === undefined) throw notFound('Account');
   const config = request.routeOptions.config;
   if (actor.type === 'user') {
-    const role = await repo.findMembershipRole(deps.db, accountId, actor.user.id);
+    const role = await auth.role(accountId, actor.user.id);
     // Not a member: the account does not exist as far as this token is concerned.
     if (!role) throw notFound('Account');
     if (config.adminOnly && role !== 'administrator')
@@ -100,10 +90,7 @@ async function buildAccountContext(deps: ChatDeps, request: FastifyRequest, acto
     return { accountId, actor, role, userId: actor.user.id };
   }
   if (actor.type === 'bot') {
-    const allowed =
-      actor.bot.account_id === accountId ||
-      (actor.bot.account_id === null && (await repo.botConnectedToAccount(deps.db, accountId, actor.bot.id)));
-    if (!allowed) throw notFound('Account');
+    if (!(await auth.botAllowed(accountId, actor.bot))) throw notFound('Account');
     if (!config.allowBot || config.adminOnly) throw forbidden('Agent bots may not do this');
     return { accountId, actor, role: 'bot', userId: null };
   }
@@ -112,10 +99,13 @@ async function buildAccountContext(deps: ChatDeps, request: FastifyRequest, acto
 
 /** Installs the authentication hook on every route of the scope it is registered in. */
 export const authPlugin = fp<{ deps: ChatDeps }>(async (app: App, { deps }) => {
+  // One per app, as one per instance: each instance empties its own when the auth epoch moves.
+  const cache = new AuthCache(deps.db);
   app.addHook('onRequest', async (request) => {
     const mode: AuthMode = request.routeOptions.config?.auth ?? 'account';
     if (mode === 'none') return;
-    const actor = await authenticate(deps, request);
+    const auth = await cache.open();
+    const actor = await authenticate(deps, auth, request);
     if (!actor) throw unauthorized();
     request.actor = actor;
     if (mode === 'platform') {
@@ -126,7 +116,7 @@ export const authPlugin = fp<{ deps: ChatDeps }>(async (app: App, { deps }) => {
       if (actor.type !== 'user') throw unauthorized('A user access token is required');
       return;
     }
-    request.ctx = await buildAccountContext(deps, request, actor);
+    request.ctx = await buildAccountContext(auth, request, actor);
   });
 });
 

@@ -19,7 +19,7 @@ export const profileRoutes: ChatRoutes = async (app, { services }) => {
     async (req) => {
       const actor = req.actor;
       if (actor?.type !== 'user') throw new Error('auth hook let a non-user through');
-      return presentProfile(await services.profile.profile(actor.user));
+      return presentProfile(await services.profile.profile(actor.user, req.accessToken));
     },
   );
 

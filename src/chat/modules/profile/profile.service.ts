@@ -32,9 +32,10 @@ export class ProfileService {
     private readonly rateLimits: RateLimiter,
   ) {}
 
-  async profile(user: User) {
+  /** `knownToken`: the user's access token when the caller already has it (the request's own). */
+  async profile(user: User, knownToken?: string) {
     const [token, memberships] = await Promise.all([
-      this.users.accessToken(this.deps.db, user.id),
+      knownToken ?? this.users.accessToken(this.deps.db, user.id),
       this.users.memberships(this.deps.db, user.id),
     ]);
     return { user, token: token ?? '', memberships };
