@@ -4,20 +4,32 @@ import type { AgentsService } from '../agents/agents.service.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import * as labelsRepo from './conversation-labels.repository.js';
 import * as relations from './conversation-relations.repository.js';
-import type { ConversationBundle } from './conversations.presenter.js';
+import type { ConversationBundle, ConversationSla } from './conversations.presenter.js';
 
 const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is number => v !== null))];
 
+/** Loads the applied SLAs of a page of conversations (the SLA module provides it). */
+export interface ConversationSlaSource {
+  /** By conversation id (internal), the conversations of `conversationIds` that have an applied SLA. */
+  appliedTo(q: Q, accountId: number, conversationIds: readonly number[]): Promise<Map<number, ConversationSla>>;
+}
+
 /**
  * Loads what conversation objects show for a whole page: contacts, assignees, teams, inboxes,
- * contact inboxes, labels, and the last messages with the unread counts. One query per kind,
- * never one per conversation.
+ * contact inboxes, labels, the last messages with the unread counts, and the applied SLAs. One
+ * query per kind, never one per conversation.
  */
 export class ConversationBundles {
+  private sla?: ConversationSlaSource;
+
   constructor(
     private readonly agents: AgentsService,
     private readonly messages: MessagesService,
   ) {}
+
+  useSla(source: ConversationSlaSource): void {
+    this.sla = source;
+  }
 
   async load(
     q: Q,
@@ -27,7 +39,7 @@ export class ConversationBundles {
   ): Promise<ConversationBundle[]> {
     if (rows.length === 0) return [];
     const withMessages = options.messages ?? true;
-    const [contacts, agents, teams, inboxes, contactInboxes, labels, stats] = await Promise.all([
+    const [contacts, agents, teams, inboxes, contactInboxes, labels, stats, slas] = await Promise.all([
       relations.contactsByIds(q, accountId, ids(rows.map((c) => c.contact_id))),
       this.agents.byIds(q, accountId, ids(rows.map((c) => c.assignee_id))),
       relations.teamsByIds(q, accountId, ids(rows.map((c) => c.team_id))),
@@ -39,6 +51,13 @@ export class ConversationBundles {
         rows.map((c) => c.id),
       ),
       withMessages ? this.messages.statsFor(q, accountId, rows) : Promise.resolve(null),
+      this.sla
+        ? this.sla.appliedTo(
+            q,
+            accountId,
+            rows.map((c) => c.id),
+          )
+        : Promise.resolve(null),
     ]);
     const byId = <T extends { id: number }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
     const contactById = byId(contacts);
@@ -56,6 +75,7 @@ export class ConversationBundles {
       team: conversation.team_id === null ? null : (teamById.get(conversation.team_id) ?? null),
       labels: labels.get(conversation.id) ?? [],
       stats: stats ? (stats.get(conversation.id) ?? { last: null, lastNonActivity: null, unreadCount: 0 }) : null,
+      sla: slas?.get(conversation.id) ?? null,
     }));
   }
 

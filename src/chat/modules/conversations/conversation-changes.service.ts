@@ -47,7 +47,11 @@ export class ConversationChangesService {
     assertStaff(ctx);
     return this.deps.db.transaction().execute(async (trx) => {
       const current = await this.conversations.get(ctx, displayId, trx);
-      if (body.sla_policy_id !== undefined) await this.conversations.applySla(trx, ctx, current, body.sla_policy_id);
+      // The applied policy lives in the SLA module (applied_slas); its change is reported with the rest.
+      const sla =
+        body.sla_policy_id !== undefined
+          ? await this.conversations.applySla(trx, ctx, current, body.sla_policy_id)
+          : undefined;
       const values: ConversationUpdate = {};
       if (body.assignee_id !== undefined) {
         if (body.assignee_id !== null)
@@ -76,6 +80,8 @@ export class ConversationChangesService {
         values.snoozed_until = null;
       }
       const changed = changedAttributes(tracked(current), tracked({ ...current, ...values } as Conversation));
+      if (sla && sla.previous !== sla.current)
+        changed.push({ sla_policy_id: { previous_value: sla.previous, current_value: sla.current } });
       if (changed.length === 0 && values.status === undefined) return this.conversations.bundles.loadOne(trx, current);
       const updated = await repo.updateConversation(trx, ctx.accountId, current.id, {
         ...values,

@@ -4,7 +4,14 @@ import { presentAgent } from '../agents/agents.presenter.js';
 import type { AgentRow } from '../agents/agents.repository.js';
 import { presentMessage } from '../messages/messages.presenter.js';
 import type { ConversationMessageStats } from '../messages/messages.service.js';
-import type { PriorityName } from './conversations.schema.js';
+import type { ConversationAppliedSla, ConversationSlaEvent, PriorityName } from './conversations.schema.js';
+
+/** The SLA applied to a conversation, as its response shows it (the SLA module loads it: SlaPolicies.appliedTo). */
+export interface ConversationSla {
+  sla_policy_id: number;
+  applied_sla: ConversationAppliedSla;
+  sla_events: ConversationSlaEvent[];
+}
 
 /** A conversation with everything its response shows, loaded for a whole page at once. */
 export interface ConversationBundle {
@@ -17,6 +24,8 @@ export interface ConversationBundle {
   labels: string[];
   /** Last messages and unread count; null when not loaded (no messages shown). */
   stats: ConversationMessageStats | null;
+  /** The applied SLA with its policy and breaches; null when none is applied. */
+  sla: ConversationSla | null;
 }
 
 export interface ConversationCounts {
@@ -61,7 +70,8 @@ export function presentTeamSummary(team: Team) {
  * The conversation object: the spec's fields (id = display id, inbox_id, status, priority,
  * contact, assignee, team, labels, additional_attributes, messages, created_at as ISO 8601,
  * contact_last_seen_at as ISO 8601) plus Chatwoot's (uuid, meta.sender/assignee/team/channel,
- * UNIX-second activity times, unread_count, can_reply, muted...). Also the webhook object.
+ * UNIX-second activity times, unread_count, can_reply, muted, sla_policy_id, applied_sla,
+ * sla_events...). Also the webhook object.
  */
 export function presentConversation(bundle: ConversationBundle) {
   const c = bundle.conversation;
@@ -99,6 +109,9 @@ export function presentConversation(bundle: ConversationBundle) {
     contact_last_seen_at: toIso(c.contact_last_seen_at),
     can_reply: true,
     muted: c.muted === 1,
+    sla_policy_id: bundle.sla?.sla_policy_id ?? null,
+    applied_sla: bundle.sla?.applied_sla ?? null,
+    sla_events: bundle.sla?.sla_events ?? [],
     meta: {
       sender: contact,
       assignee,

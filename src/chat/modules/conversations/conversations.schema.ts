@@ -164,6 +164,34 @@ export const AssigneeSchema = Type.Object(AgentSchema.properties);
 
 const Unix = Nullable(Type.Integer({ description: 'UNIX seconds' }));
 
+/** The SLA applied to a conversation (Chatwoot's `applied_sla`, with its deadlines); the SLA module fills it. */
+export const ConversationAppliedSlaSchema = Type.Object({
+  id: Type.Integer(),
+  sla_id: Type.Integer({ description: 'The SLA policy' }),
+  sla_status: literals(['active', 'hit', 'missed'] as const),
+  sla_name: Type.String(),
+  sla_description: Nullable(Type.String()),
+  sla_first_response_time_threshold: Type.Integer({ description: 'seconds' }),
+  sla_next_response_time_threshold: Nullable(Type.Integer({ description: 'seconds' })),
+  sla_resolution_time_threshold: Nullable(Type.Integer({ description: 'seconds' })),
+  sla_only_during_business_hours: Type.Boolean(),
+  first_response_due_at: Unix,
+  next_response_due_at: Unix,
+  resolution_due_at: Unix,
+  created_at: Type.Integer({ description: 'UNIX seconds' }),
+  updated_at: Type.Integer({ description: 'UNIX seconds' }),
+});
+export type ConversationAppliedSla = Static<typeof ConversationAppliedSlaSchema>;
+
+/** A breach of the conversation's applied SLA. */
+export const ConversationSlaEventSchema = Type.Object({
+  id: Type.Integer(),
+  event_type: literals(['first_response', 'next_response', 'resolution'] as const),
+  due_at: Type.Integer({ description: 'UNIX seconds' }),
+  created_at: Type.Integer({ description: 'UNIX seconds' }),
+});
+export type ConversationSlaEvent = Static<typeof ConversationSlaEventSchema>;
+
 export const ConversationSchema = Type.Object({
   id: Type.Integer({ description: 'The per-account display id' }),
   uuid: Type.String(),
@@ -193,6 +221,9 @@ export const ConversationSchema = Type.Object({
   contact_last_seen_at: Nullable(Type.String({ description: 'ISO 8601' })),
   can_reply: Type.Boolean(),
   muted: Type.Boolean(),
+  sla_policy_id: Nullable(Type.Integer({ description: 'The SLA policy applied to the conversation; null: none' })),
+  applied_sla: Nullable(ConversationAppliedSlaSchema),
+  sla_events: Type.Array(ConversationSlaEventSchema, { description: "Breaches of the applied SLA's deadlines" }),
   meta: Type.Object({
     sender: Nullable(ContactSummarySchema),
     assignee: Nullable(AssigneeSchema),

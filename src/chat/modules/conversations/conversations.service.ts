@@ -17,7 +17,7 @@ import { normalizeLabelFilter } from '../contacts/contact-labels.service.js';
 import type { ContactsService } from '../contacts/contacts.service.js';
 import type { InboxesService } from '../inboxes/inboxes.service.js';
 import type { MessagesService } from '../messages/messages.service.js';
-import { ConversationBundles } from './conversation-bundles.js';
+import { ConversationBundles, type ConversationSlaSource } from './conversation-bundles.js';
 import * as relations from './conversation-relations.repository.js';
 import {
   conversationEventPayload,
@@ -58,10 +58,19 @@ export interface NewConversation {
   customAttributes?: Record<string, unknown>;
 }
 
-/** Applies SLA policies to conversations (the SLA module provides it: useSlaPolicies). */
-export interface SlaPolicies {
-  /** Applies the policy (null removes the applied one) in the caller's transaction: 402, 404 as the SLA endpoints. */
-  apply(trx: Trx, ctx: AccountContext, conversation: Conversation, policyId: number | null): Promise<void>;
+/** The conversation's SLA policy before and after applying one (null: none). */
+export interface SlaChange {
+  previous: number | null;
+  current: number | null;
+}
+
+/** Applies SLA policies to conversations and shows them (the SLA module provides it: useSlaPolicies). */
+export interface SlaPolicies extends ConversationSlaSource {
+  /**
+   * Applies the policy (null removes the applied one) in the caller's transaction: 402, 404 as the
+   * SLA endpoints. Returns the policy before and after.
+   */
+  apply(trx: Trx, ctx: AccountContext, conversation: Conversation, policyId: number | null): Promise<SlaChange>;
   exists(q: Q, accountId: number, policyId: number): Promise<boolean>;
 }
 
@@ -101,12 +110,18 @@ export class ConversationsService {
 
   useSlaPolicies(source: SlaPolicies): void {
     this.slaPolicies = source;
+    this.bundles.useSla(source);
   }
 
   /** PATCH `sla_policy_id` and the automation action `add_sla`: applies the policy, in the caller's transaction. */
-  async applySla(trx: Trx, ctx: AccountContext, conversation: Conversation, policyId: number | null): Promise<void> {
+  async applySla(
+    trx: Trx,
+    ctx: AccountContext,
+    conversation: Conversation,
+    policyId: number | null,
+  ): Promise<SlaChange> {
     if (!this.slaPolicies) throw invalidField('sla_policy_id', 'SLA policies are not available');
-    await this.slaPolicies.apply(trx, ctx, conversation, policyId);
+    return this.slaPolicies.apply(trx, ctx, conversation, policyId);
   }
 
   slaPolicyExists(q: Q, accountId: number, policyId: number): Promise<boolean> {

@@ -14,6 +14,7 @@ import {
   type InboxUpdateBody,
   normalizeWorkingHours,
   parseWorkingHours,
+  type WorkingDay,
   type WorkingHour,
 } from './inboxes.schema.js';
 
@@ -86,6 +87,17 @@ export class InboxesService {
     const visible = await this.visibleInboxIds(ctx, q);
     if (visible && !visible.includes(inbox.id)) throw notFound('Inbox');
     return inbox;
+  }
+
+  /**
+   * The business calendar of an inbox of the account, for background work (no actor): its working
+   * days in its time zone, or null when it does not use working hours (every hour counts) or no
+   * longer exists.
+   */
+  async workingHoursOf(q: Q, accountId: number, id: number): Promise<{ days: WorkingDay[]; timeZone: string } | null> {
+    const inbox = await repo.findInbox(q, accountId, id);
+    if (!inbox || inbox.working_hours_enabled !== 1) return null;
+    return { days: parseWorkingHours(inbox.working_hours), timeZone: inbox.timezone };
   }
 
   /**

@@ -24,6 +24,11 @@ export interface ReportingEventsTable {
   name: ReportingEventName;
   /** Seconds (first_response, reply_time, conversation_resolved); null for counted events. */
   value: number | null;
+  /**
+   * The same duration counted only within the inbox's working hours, in its time zone (migration
+   * 0143); `value` when the inbox does not use working hours. Null for counted events.
+   */
+  value_in_business_hours: number | null;
   conversation_id: number | null;
   /** The conversation's per-account number, for Chatwoot's conversation_id field. */
   display_id: number | null;
@@ -152,3 +157,18 @@ async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
 }
 
 export const migration0140ReportingEvents: PortableMigration = { up };
+
+/**
+ * `value_in_business_hours` on reporting events, computed when each event is written (reports
+ * never recompute it); rows written before it get their wall-clock `value`.
+ */
+async function upBusinessHours(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('reporting_events').addColumn('value_in_business_hours', 'double precision').execute();
+  await db
+    .updateTable('reporting_events')
+    .set((eb) => ({ value_in_business_hours: eb.ref('value') }))
+    .where('value', 'is not', null)
+    .execute();
+}
+
+export const migration0143ReportingBusinessHours: PortableMigration = { up: (db) => upBusinessHours(db) };

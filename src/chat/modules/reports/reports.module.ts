@@ -2,6 +2,7 @@ import type { ChatModule } from '../../modules.js';
 import { reportingListener } from './reports.listener.js';
 import {
   migration0140ReportingEvents,
+  migration0143ReportingBusinessHours,
   type ReportingConversationsTable,
   type ReportingEventLabelsTable,
   type ReportingEventsTable,
@@ -30,7 +31,10 @@ declare module '../../db/schema.js' {
  */
 export const reportsModule: ChatModule = {
   name: 'reports',
-  migrations: { '0140_reporting_events': migration0140ReportingEvents },
+  migrations: {
+    '0140_reporting_events': migration0140ReportingEvents,
+    '0143_reporting_business_hours': migration0143ReportingBusinessHours,
+  },
   services: (deps, built) => ({
     reports: new ReportsService(deps, {
       agents: built.agents,

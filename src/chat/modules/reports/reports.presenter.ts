@@ -7,8 +7,8 @@ export function presentReportingEvent(e: ReportingEvent) {
     id: e.id,
     name: e.name,
     value: e.value === null ? null : Number(e.value),
-    // Business hours apply to SLA deadlines only (docs/decisions/0022); reports count wall-clock time.
-    value_in_business_hours: e.value === null ? null : Number(e.value),
+    // Counted within the inbox's working hours when the event was written (docs/decisions/0022).
+    value_in_business_hours: e.value === null ? null : Number(e.value_in_business_hours ?? e.value),
     event_start_time: toIso(e.event_start),
     event_end_time: toIso(e.event_end),
     account_id: e.account_id,

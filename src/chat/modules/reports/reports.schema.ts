@@ -122,8 +122,11 @@ export const ChannelSchema = Type.Record(
 export const ReportingEventSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  value: Type.Union([Type.Number(), Type.Null()]),
-  value_in_business_hours: Type.Union([Type.Number(), Type.Null()]),
+  value: Type.Union([Type.Number(), Type.Null()], { description: 'seconds (null for counted events)' }),
+  value_in_business_hours: Type.Union([Type.Number(), Type.Null()], {
+    description:
+      "seconds within the inbox's working hours in its time zone; equal to value when the inbox does not use working hours",
+  }),
   event_start_time: Type.String(),
   event_end_time: Type.String(),
   account_id: Type.Integer(),

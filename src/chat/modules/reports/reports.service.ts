@@ -5,6 +5,7 @@ import type { AgentsService } from '../agents/agents.service.js';
 import type { ConversationsService } from '../conversations/conversations.service.js';
 import type { InboxesService } from '../inboxes/inboxes.service.js';
 import type { LabelsService } from '../labels/labels.service.js';
+import { businessTimeBetween } from '../sla/sla.hours.js';
 import type { TeamsService } from '../teams/teams.service.js';
 import * as live from './reports-live.repository.js';
 import type { ReportingEvent, ReportingEventName } from './reports.migration.js';
@@ -114,6 +115,8 @@ export class ReportsService {
         account_id: accountId,
         name: event.name,
         value: event.value,
+        value_in_business_hours:
+          event.value === null ? null : await this.inBusinessHours(trx, accountId, facts.inbox_id, event),
         conversation_id: refs.conversationId,
         display_id: refs.displayId,
         inbox_id: facts.inbox_id,
@@ -125,6 +128,21 @@ export class ReportsService {
       },
       facts.labels,
     );
+  }
+
+  /**
+   * A duration's seconds counted only within the inbox's working hours, in its time zone (the SLA
+   * deadlines' calendar); the wall-clock value when the inbox does not use working hours.
+   */
+  private async inBusinessHours(
+    trx: Trx,
+    accountId: number,
+    inboxId: number | null,
+    event: { value: number | null; start: number; end: number },
+  ): Promise<number | null> {
+    const calendar = inboxId === null ? null : await this.services.inboxes.workingHoursOf(trx, accountId, inboxId);
+    if (!calendar) return event.value;
+    return seconds(businessTimeBetween(event.start, event.end, calendar.days, calendar.timeZone));
   }
 
   async recordCreated(trx: Trx, accountId: number, refs: ConversationRefs, view: ConversationView, at: number) {

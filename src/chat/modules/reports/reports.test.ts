@@ -373,6 +373,9 @@ describe('reporting events', () => {
       ['reply_time', 60],
       ['conversation_resolved', 600],
     ]);
+    // The inbox does not use working hours: every hour counts.
+    for (const e of res.body as { value: number | null; value_in_business_hours: number | null }[])
+      expect(e.value_in_business_hours).toBe(e.value);
     const first = res.body.find((e: { name: string }) => e.name === 'first_response');
     expect(first).toMatchObject({
       account_id: account.id,
@@ -400,5 +403,63 @@ describe('reporting events', () => {
     });
     expect(mine.body.payload.map((e: { value: number }) => e.value)).toEqual([60]);
     expect((await get(account.admin.token, `${account.path}/reporting_events`, { name: 'nothing' })).status).toBe(422);
+  });
+});
+
+describe('value_in_business_hours', () => {
+  it("counts only the inbox's working hours in its time zone, written with the event", async () => {
+    const office = await newAccount(t, 'Office hours');
+    const admin = client(t.app, office.admin.token);
+    const inbox = await newInbox(t, office, { type: 'api' }, 'Office');
+    const hours = await admin.patch(`${office.path}/inboxes/${inbox.id}`, {
+      working_hours_enabled: true,
+      timezone: 'America/Sao_Paulo', // UTC-3, no daylight saving
+      working_hours: [1, 2, 3, 4, 5].map((day) => ({ day_of_week: day, open_hour: 9, close_hour: 17 })),
+    });
+    expect(hours.status, hours.text).toBe(200);
+    const dispatcher = dispatcherOf(t, [reportsModule]);
+    await dispatcher.drain();
+    const FRIDAY_16H = Date.UTC(2026, 2, 6, 19, 0); // Friday 6 March 2026, 16:00 in São Paulo
+    const MONDAY_10H = Date.UTC(2026, 2, 9, 13, 0); // Monday 9 March 2026, 10:00 in São Paulo
+    let conversation: { id: number };
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(FRIDAY_16H);
+      conversation = await newConversation(t, office, { inboxId: inbox.id });
+      await newMessage(t, office, conversation.id, { message_type: 'incoming' });
+      vi.setSystemTime(MONDAY_10H);
+      await newMessage(t, office, conversation.id); // the first response
+      vi.setSystemTime(MONDAY_10H + 10 * 60_000);
+      await newMessage(t, office, conversation.id, { message_type: 'incoming' });
+      vi.setSystemTime(MONDAY_10H + 15 * 60_000);
+      await newMessage(t, office, conversation.id); // a reply after 5 minutes, all in working hours
+      vi.setSystemTime(MONDAY_10H + 30 * 60_000);
+      await admin.post(`${office.path}/conversations/${conversation.id}/toggle_status`, { status: 'resolved' });
+      await dispatcher.drain();
+    } finally {
+      vi.useRealTimers();
+    }
+    const res = await get(office.admin.token, `${office.path}/conversations/${conversation.id}/reporting_events`);
+    expect(res.status, res.text).toBe(200);
+    const timed = res.body
+      .filter((e: { value: number | null }) => e.value !== null)
+      .map((e: { name: string; value: number; value_in_business_hours: number }) => [
+        e.name,
+        e.value,
+        e.value_in_business_hours,
+      ]);
+    const wall = (MONDAY_10H - FRIDAY_16H) / 1000; // 66 hours
+    expect(wall).toBe(66 * 3600);
+    expect(timed).toEqual([
+      ['first_response', wall, 7200], // Friday 16:00-17:00 and Monday 09:00-10:00
+      ['reply_time', 300, 300],
+      ['conversation_resolved', wall + 1800, 7200 + 1800],
+    ]);
+    // Counted events have neither.
+    const created = res.body.find((e: { name: string }) => e.name === 'conversation_created');
+    expect(created).toMatchObject({ value: null, value_in_business_hours: null });
+    // The account's list shows the same row.
+    const list = await get(office.admin.token, `${office.path}/reporting_events`, { name: 'first_response' });
+    expect(list.body.payload).toEqual([expect.objectContaining({ value: wall, value_in_business_hours: 7200 })]);
   });
 });

@@ -1,6 +1,6 @@
 import { HttpError, notFound, unprocessable } from '../../../core/http/errors.js';
 import { parseJsonObject } from '../../../core/time.js';
-import type { AccountContext, ChatDeps, Q } from '../../context.js';
+import type { AccountContext, ChatDeps, Q, Trx } from '../../context.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { SlaPolicy } from './sla.migration.js';
 import * as repo from './sla.repository.js';
@@ -22,11 +22,25 @@ export async function hasSlaPlan(accounts: AccountsService, q: Q, accountId: num
 
 const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
 
+/** Recomputes the running deadlines of a policy's applied SLAs after it changed (AppliedSlasService). */
+export interface PolicyDeadlines {
+  recomputeForPolicy(trx: Trx, policy: SlaPolicy): Promise<number>;
+}
+
+/** What an edit must change in the deadlines of applied SLAs: the thresholds and the business-hours flag. */
+const DEADLINE_FIELDS = [
+  'first_response_time_threshold',
+  'next_response_time_threshold',
+  'resolution_time_threshold',
+  'only_during_business_hours',
+] as const;
+
 /** SLA policies of an account (Enterprise plan; administrators write, agents read). */
 export class SlaPoliciesService {
   constructor(
     private readonly deps: ChatDeps,
     private readonly accounts: AccountsService,
+    private readonly deadlines: PolicyDeadlines,
   ) {}
 
   async requirePlan(ctx: AccountContext, q: Q = this.deps.db): Promise<void> {
@@ -60,7 +74,10 @@ export class SlaPoliciesService {
     return repo.insertPolicy(this.deps.db, { account_id: ctx.accountId, ...values, created_at: now, updated_at: now });
   }
 
-  /** Thresholds changed here apply to policies applied from now on; applied SLAs keep their deadlines. */
+  /**
+   * Changed thresholds (or business-hours flag) apply to the policy's applied SLAs too, in the same
+   * transaction: their running deadlines are recomputed, breaches already recorded stay.
+   */
   async update(ctx: AccountContext, id: number, body: SlaPolicyPatch): Promise<SlaPolicy> {
     return this.deps.db.transaction().execute(async (trx) => {
       const current = await this.get(ctx, id, trx);
@@ -81,6 +98,8 @@ export class SlaPoliciesService {
       checkThresholds(next);
       const updated = await repo.updatePolicy(trx, ctx.accountId, id, { ...next, updated_at: Date.now() });
       if (!updated) throw notFound('SLA policy');
+      if (DEADLINE_FIELDS.some((field) => updated[field] !== current[field]))
+        await this.deadlines.recomputeForPolicy(trx, updated);
       return updated;
     });
   }

@@ -59,11 +59,29 @@ async function apply(conversationId: number, policyId: number) {
   expect(res.status, res.text).toBe(200);
 }
 
+async function removeSlas(...conversationIds: number[]) {
+  for (const id of conversationIds) {
+    const res = await api().patch(`${account.path}/conversations/${id}`, { sla_policy_id: null });
+    expect(res.status, res.text).toBe(200);
+  }
+}
+
 /** The applied SLA of a conversation, as the list shows it. */
 async function applied(conversationId: number) {
   const res = await getWith(t, account.admin.token, `${account.path}/applied_slas`);
   expect(res.status, res.text).toBe(200);
   return res.body.payload.find((a: { conversation: { id: number } }) => a.conversation.id === conversationId);
+}
+
+/** Runs `fn` with Date at `ms` (only Date is faked: the app's own clock). */
+async function atTime<T>(ms: number, fn: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  try {
+    vi.setSystemTime(ms);
+    return await fn();
+  } finally {
+    vi.useRealTimers();
+  }
 }
 
 const missedEvents = async () => (await outboxEvents(t.db, account.id, 'sla_missed')).map((e) => e.payload);
@@ -177,6 +195,141 @@ describe('SLA deadlines', () => {
     expect((await applied(conversation.id)).sla_events.map((e: { event_type: string }) => e.event_type)).toEqual([
       'first_response',
     ]);
+  });
+
+  it('follows an edit of the policy: running deadlines move, breaches already recorded stay', async () => {
+    const p = await policy({ first_response_time_threshold: 3600 });
+    // After the scheduler's clock, which earlier tests moved ahead.
+    const start = Math.max(now, Date.now()) + HOUR;
+    const conversation = await atTime(start, async () => {
+      const c = await newConversation(t, account, { inboxId: inbox.id });
+      await apply(c.id, p.id);
+      return c;
+    });
+    const before = await applied(conversation.id);
+    expect(before.first_response_due_at * 1000).toBe(start + HOUR);
+    // Another account's administrator cannot edit it, and nothing moves.
+    const outsider = await newAccount(t, 'Other SLA');
+    await enterprise(t, outsider);
+    const foreign = await client(t.app, outsider.admin.token).patch(`${outsider.path}/sla_policies/${p.id}`, {
+      first_response_time_threshold: 60,
+    });
+    expect(foreign.status).toBe(404);
+    expect((await applied(conversation.id)).first_response_due_at).toBe(before.first_response_due_at);
+
+    const edited = await atTime(start + MIN, () =>
+      api().patch(`${account.path}/sla_policies/${p.id}`, { first_response_time_threshold: 7200 }),
+    );
+    expect(edited.status, edited.text).toBe(200);
+    const moved = await applied(conversation.id);
+    expect(moved.first_response_due_at * 1000).toBe(start + 2 * HOUR);
+    const shown = await api().get(`${account.path}/conversations/${conversation.id}`);
+    expect(shown.body.applied_sla).toMatchObject({
+      sla_first_response_time_threshold: 7200,
+      first_response_due_at: moved.first_response_due_at,
+    });
+
+    const runner = jobRunnerOf(t, [slaModule], clock);
+    await runner.ensureRecurring();
+    advance(start + 1.5 * HOUR);
+    await runner.runDue();
+    expect((await applied(conversation.id)).sla_events).toEqual([]);
+    expect((await applied(conversation.id)).sla_status).toBe('active');
+    advance(start + 2.5 * HOUR);
+    await runner.runDue();
+    advance(now + 10 * MIN);
+    await runner.runDue();
+    const missed = await applied(conversation.id);
+    expect(missed.sla_status).toBe('missed');
+    expect(missed.sla_events).toEqual([
+      expect.objectContaining({ event_type: 'first_response', due_at: moved.first_response_due_at }),
+    ]);
+    expect((await missedEvents()).filter((e) => e.conversation.id === conversation.id)).toHaveLength(1);
+    const conversationView = await api().get(`${account.path}/conversations/${conversation.id}`);
+    expect(conversationView.body.applied_sla.sla_status).toBe('missed');
+    expect(conversationView.body.sla_events).toEqual([
+      expect.objectContaining({ event_type: 'first_response', due_at: moved.first_response_due_at }),
+    ]);
+
+    // A breached deadline stays as it was, whatever the policy says later.
+    await api().patch(`${account.path}/sla_policies/${p.id}`, { first_response_time_threshold: 10 * 3600 });
+    const kept = await applied(conversation.id);
+    expect(kept.first_response_due_at).toBe(moved.first_response_due_at);
+    expect(kept.sla_status).toBe('missed');
+    expect(kept.sla_events).toHaveLength(1);
+  });
+
+  it('records at once a deadline that an edit puts in the past, and moves resolution and next response deadlines', async () => {
+    const p = await policy({
+      first_response_time_threshold: 3600,
+      next_response_time_threshold: 3600,
+      resolution_time_threshold: 4 * 3600,
+    });
+    const base = Math.max(now, Date.now()) + HOUR;
+    const [answered, waiting] = await atTime(base, async () => {
+      const a = await newConversation(t, account, { inboxId: inbox.id });
+      const w = await newConversation(t, account, { inboxId: inbox.id });
+      await apply(a.id, p.id);
+      await apply(w.id, p.id);
+      return [a, w];
+    });
+    await atTime(base + MIN, () => newMessage(t, account, answered.id, {}, agent.token)); // the first response
+    await atTime(base + 2 * MIN, () => newMessage(t, account, answered.id, { message_type: 'incoming' })); // a wait
+    await dispatcherOf(t, [slaModule]).drain();
+    const wait = await applied(answered.id);
+    expect(wait.next_response_due_at * 1000).toBe(base + 2 * MIN + HOUR);
+
+    const res = await atTime(base + 10 * MIN, () =>
+      api().patch(`${account.path}/sla_policies/${p.id}`, {
+        first_response_time_threshold: 60,
+        next_response_time_threshold: 2 * 3600,
+        resolution_time_threshold: 8 * 3600,
+      }),
+    );
+    expect(res.status, res.text).toBe(200);
+    // Nobody answered `waiting` within the new minute: breached by the edit itself.
+    const late = await applied(waiting.id);
+    expect(late.sla_status).toBe('missed');
+    expect(late.first_response_due_at * 1000).toBe(base + MIN);
+    expect(late.sla_events).toEqual([
+      expect.objectContaining({ event_type: 'first_response', due_at: late.first_response_due_at }),
+    ]);
+    expect(late.resolution_due_at * 1000).toBe(base + 8 * HOUR);
+    // `answered` met its first response: that deadline stays; the wait and the resolution move.
+    const moved = await applied(answered.id);
+    expect(moved.sla_status).toBe('active');
+    expect(moved.sla_events).toEqual([]);
+    expect(moved.first_response_due_at).toBe(wait.first_response_due_at);
+    expect(moved.next_response_due_at * 1000).toBe(base + 2 * MIN + 2 * HOUR);
+    expect(moved.resolution_due_at * 1000).toBe(base + 8 * HOUR);
+    // No threshold: no next response deadline.
+    await api().patch(`${account.path}/sla_policies/${p.id}`, { next_response_time_threshold: null });
+    expect((await applied(answered.id)).next_response_due_at).toBeNull();
+    await removeSlas(answered.id, waiting.id); // no deadline left for later tests' sweeps
+  });
+
+  it('follows the business-hours flag of an edited policy', async () => {
+    const office = await newInbox(t, account, { type: 'api' }, 'Office 2');
+    await api().patch(`${account.path}/inboxes/${office.id}`, {
+      working_hours_enabled: true,
+      timezone: 'America/Sao_Paulo',
+      working_hours: [1, 2, 3, 4, 5].map((day) => ({ day_of_week: day, open_hour: 9, close_hour: 18 })),
+    });
+    const p = await policy({ first_response_time_threshold: 2 * 3600 });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    let conversation: { id: number };
+    try {
+      vi.setSystemTime(Date.UTC(2027, 2, 5, 20, 0)); // Friday 5 March 2027, 17:00 in São Paulo
+      conversation = await newConversation(t, account, { inboxId: office.id });
+      await apply(conversation.id, p.id);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await applied(conversation.id)).first_response_due_at * 1000).toBe(Date.UTC(2027, 2, 5, 22, 0));
+    await api().patch(`${account.path}/sla_policies/${p.id}`, { only_during_business_hours: true });
+    // Monday 8 March, 10:00 in São Paulo.
+    expect((await applied(conversation.id)).first_response_due_at * 1000).toBe(Date.UTC(2027, 2, 8, 13, 0));
+    await removeSlas(conversation.id);
   });
 
   it('records a breach once when two instances (two job runners on one database) check at the same time', async () => {

@@ -50,8 +50,8 @@ export const slaModule: ChatModule = {
   name: 'sla',
   migrations: { '0141_sla': migration0141Sla, '0142_inbox_working_hours': migration0142InboxWorkingHours },
   services: (deps, built) => {
-    const slaPolicies = new SlaPoliciesService(deps, built.accounts);
     const appliedSlas = new AppliedSlasService(deps, { accounts: built.accounts, inboxes: built.inboxes });
+    const slaPolicies = new SlaPoliciesService(deps, built.accounts, appliedSlas);
     built.conversations.useSlaPolicies(appliedSlas);
     return { slaPolicies, appliedSlas, appliedSlaReads: new AppliedSlaReads(deps, slaPolicies) };
   },

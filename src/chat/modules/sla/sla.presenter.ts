@@ -1,6 +1,7 @@
 import { toUnix } from '../../../core/time.js';
+import type { ConversationSla } from '../conversations/conversations.presenter.js';
 import type { SlaEvent, SlaPolicy } from './sla.migration.js';
-import type { AppliedListRow } from './sla.repository.js';
+import type { AppliedListRow, AppliedWithPolicy } from './sla.repository.js';
 
 export function presentPolicy(p: SlaPolicy) {
   return {
@@ -17,6 +18,35 @@ export function presentPolicy(p: SlaPolicy) {
 
 export function presentBreach(e: SlaEvent) {
   return { id: e.id, event_type: e.event_type, due_at: toUnix(e.due_at), created_at: toUnix(e.created_at) };
+}
+
+/** What a conversation shows of its applied SLA: Chatwoot's `applied_sla` (with the deadlines) and `sla_events`. */
+export function presentConversationSla(row: AppliedWithPolicy, breaches: readonly SlaEvent[]): ConversationSla {
+  return {
+    sla_policy_id: row.sla_policy_id,
+    applied_sla: {
+      id: row.id,
+      sla_id: row.sla_policy_id,
+      sla_status: row.status,
+      sla_name: row.policy_name,
+      sla_description: row.policy_description,
+      sla_first_response_time_threshold: row.policy_first_response,
+      sla_next_response_time_threshold: row.policy_next_response,
+      sla_resolution_time_threshold: row.policy_resolution,
+      sla_only_during_business_hours: row.policy_business_hours === 1,
+      first_response_due_at: toUnix(row.first_response_due),
+      next_response_due_at: toUnix(row.next_response_due),
+      resolution_due_at: toUnix(row.resolution_due),
+      created_at: toUnix(row.created_at),
+      updated_at: toUnix(row.updated_at),
+    },
+    sla_events: breaches.map((e) => ({
+      id: e.id,
+      event_type: e.event_type,
+      due_at: toUnix(e.due_at),
+      created_at: toUnix(e.created_at),
+    })),
+  };
 }
 
 /** An applied SLA with its conversation (by its per-account number), policy and breaches. */

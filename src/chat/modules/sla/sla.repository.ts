@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
+import { sameValueNoIndex } from '../../../core/db/where.js';
 import type { Q } from '../../context.js';
 import type {
   AppliedSla,
@@ -18,13 +19,18 @@ export function listPolicies(q: Q, accountId: number): Promise<SlaPolicy[]> {
   return q.selectFrom('sla_policies').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
 }
 
-export function findPolicy(q: Q, accountId: number, id: number): Promise<SlaPolicy | undefined> {
-  return q
-    .selectFrom('sla_policies')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+/**
+ * A policy of the account. `share` (PostgreSQL) keeps it from changing until the transaction ends:
+ * applying it then gives deadlines of the thresholds that a concurrent edit recomputes, or waits for it.
+ */
+export function findPolicy(
+  q: Q,
+  accountId: number,
+  id: number,
+  options: { share?: boolean } = {},
+): Promise<SlaPolicy | undefined> {
+  const query = q.selectFrom('sla_policies').selectAll().where('account_id', '=', accountId).where('id', '=', id);
+  return (options.share ? query.forShare() : query).executeTakeFirst();
 }
 
 export function insertPolicy(q: Q, values: Insertable<SlaPoliciesTable>): Promise<SlaPolicy> {
@@ -97,6 +103,100 @@ export async function updateApplied(q: Q, accountId: number, id: number, values:
   await q.updateTable('applied_slas').set(values).where('account_id', '=', accountId).where('id', '=', id).execute();
 }
 
+/** New deadlines (and what they settle) of one applied SLA, for updateDeadlines. */
+export interface DeadlineUpdate {
+  id: number;
+  status: AppliedSlaStatus;
+  next_check_at: number | null;
+  first_response_due: number;
+  waiting_since: number | null;
+  next_response_due: number | null;
+  resolution_due: number | null;
+}
+
+/**
+ * Writes the new deadlines of many applied SLAs of the account in one statement per 100 rows
+ * (`column = case id when ... end`); the caller raised the account's version.
+ */
+export async function updateDeadlines(
+  q: Q,
+  accountId: number,
+  rows: readonly DeadlineUpdate[],
+  now: number,
+): Promise<void> {
+  const columns = [
+    'status',
+    'next_check_at',
+    'first_response_due',
+    'waiting_since',
+    'next_response_due',
+    'resolution_due',
+  ] as const;
+  for (let i = 0; i < rows.length; i += 100) {
+    const chunk = rows.slice(i, i + 100);
+    const cases = columns.map((column) => {
+      const type = sql.raw(column === 'status' ? 'text' : 'bigint');
+      const whens = chunk.map((r) => sql`when ${r.id} then cast(${r[column]} as ${type})`);
+      return sql`${sql.ref(column)} = case ${sql.ref('id')} ${sql.join(whens, sql` `)} end`;
+    });
+    await sql`update applied_slas set ${sql.join(cases)}, updated_at = ${now}
+      where ${sameValueNoIndex('account_id', accountId)} and id in (${sql.join(chunk.map((r) => r.id))})`.execute(q);
+  }
+}
+
+/**
+ * The applied SLAs of a page of conversations with what the conversation shows of their policy:
+ * one query for the page (applied_slas_conversation_uidx).
+ */
+export function appliedOfConversations(q: Q, accountId: number, conversationIds: readonly number[]) {
+  return q
+    .selectFrom('applied_slas as a')
+    .innerJoin('sla_policies as p', 'p.id', 'a.sla_policy_id')
+    .where(sameValueNoIndex('a.account_id', accountId))
+    .where('a.conversation_id', 'in', conversationIds)
+    .selectAll('a')
+    .select([
+      'p.name as policy_name',
+      'p.description as policy_description',
+      'p.first_response_time_threshold as policy_first_response',
+      'p.next_response_time_threshold as policy_next_response',
+      'p.resolution_time_threshold as policy_resolution',
+      'p.only_during_business_hours as policy_business_hours',
+    ])
+    .execute();
+}
+export type AppliedWithPolicy = Awaited<ReturnType<typeof appliedOfConversations>>[number];
+
+/** The ids of a policy's applied SLAs whose conversation is not resolved, in id order. */
+export async function openAppliedIdsOfPolicy(q: Q, accountId: number, policyId: number): Promise<number[]> {
+  const rows = await q
+    .selectFrom('applied_slas')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('sla_policy_id', '=', policyId)
+    .where('resolved_at', 'is', null)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Those of `ids` still not resolved, with the conversation's own wait; locked for the transaction
+ * on PostgreSQL, in id order (as the scheduler's sweep locks them).
+ */
+export function openAppliedByIds(q: Q, accountId: number, ids: readonly number[], postgres: boolean) {
+  const query = q
+    .selectFrom('applied_slas as a')
+    .innerJoin('conversations as c', 'c.id', 'a.conversation_id')
+    .where(sameValueNoIndex('a.account_id', accountId))
+    .where('a.id', 'in', ids)
+    .where('a.resolved_at', 'is', null)
+    .selectAll('a')
+    .select('c.waiting_since as conversation_waiting_since')
+    .orderBy('a.id');
+  return (postgres ? query.forUpdate('a') : query).execute();
+}
+
 export async function deleteApplied(q: Q, accountId: number, id: number): Promise<void> {
   await bumpVersion(q, accountId);
   await q.deleteFrom('applied_slas').where('account_id', '=', accountId).where('id', '=', id).execute();
@@ -132,7 +232,7 @@ export function breachesOf(q: Q, accountId: number, appliedIds: readonly number[
   return q
     .selectFrom('sla_events')
     .selectAll()
-    .where('account_id', '=', accountId)
+    .where(sameValueNoIndex('account_id', accountId))
     .where('applied_sla_id', 'in', appliedIds)
     .orderBy('due_at')
     .orderBy('id')

@@ -78,7 +78,7 @@ export const slaRoutes: ChatRoutes = async (app, { services }) => {
       schema: {
         tags,
         security,
-        summary: 'Update an SLA policy (applied SLAs keep their deadlines)',
+        summary: "Update an SLA policy (its applied SLAs' running deadlines follow new thresholds)",
         params: PolicyParams,
         body: SlaPolicyPatch,
         response: { 200: SlaPolicySchema, ...errors },

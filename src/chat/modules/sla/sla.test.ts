@@ -1,3 +1,4 @@
+import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addInboxMembers,
@@ -7,8 +8,9 @@ import {
   newInbox,
   type TestAccount,
 } from '../../../../test/helpers/factories.js';
-import { countRows } from '../../../../test/helpers/db.js';
+import { countRows, outboxEvents } from '../../../../test/helpers/db.js';
 import { client } from '../../../../test/helpers/http.js';
+import { servicesOf } from '../../../../test/helpers/reports.js';
 import { enterprise, getWith } from '../../../../test/helpers/sla.js';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { routeEvent, type AgentSubscription } from '../../../chat/realtime/realtime.routing.js';
@@ -206,6 +208,115 @@ describe('applying a policy', () => {
       actions: [{ action_name: 'add_sla', action_params: [policy.id] }],
     });
     expect(rule.status, rule.text).toBe(200);
+  });
+});
+
+describe('conversations show their SLA', () => {
+  const none = { sla_policy_id: null, applied_sla: null, sla_events: [] };
+
+  it('in show, list, filter, PATCH and the conversation events; null without one', async () => {
+    await enterprise(t, account);
+    const policy = (await api().post(`${account.path}/sla_policies`, { ...policyBody, name: 'Shown' })).body;
+    const withSla = await newConversation(t, account, { inboxId: inbox.id });
+    const without = await newConversation(t, account, { inboxId: inbox.id });
+    expect(withSla).toMatchObject(none); // POST conversations
+    const patched = await api().patch(`${account.path}/conversations/${withSla.id}`, { sla_policy_id: policy.id });
+    expect(patched.status, patched.text).toBe(200);
+    const shown = {
+      sla_policy_id: policy.id,
+      applied_sla: {
+        id: expect.any(Number),
+        sla_id: policy.id,
+        sla_status: 'active',
+        sla_name: 'Shown',
+        sla_description: 'Answer fast',
+        sla_first_response_time_threshold: 3600,
+        sla_next_response_time_threshold: 1800,
+        sla_resolution_time_threshold: 86400,
+        sla_only_during_business_hours: true,
+        first_response_due_at: expect.any(Number),
+        next_response_due_at: null,
+        resolution_due_at: expect.any(Number),
+        created_at: expect.any(Number),
+        updated_at: expect.any(Number),
+      },
+      sla_events: [],
+    };
+    expect(patched.body).toMatchObject(shown);
+    const show = await api().get(`${account.path}/conversations/${withSla.id}`);
+    expect(show.body).toMatchObject(shown);
+    expect(show.body.applied_sla).toEqual(patched.body.applied_sla);
+    expect((await api().get(`${account.path}/conversations/${without.id}`)).body).toMatchObject(none);
+
+    const list = await getWith(t, account.admin.token, `${account.path}/conversations`, { status: 'all' });
+    expect(list.status, list.text).toBe(200);
+    const listed = (id: number) => list.body.data.payload.find((c: { id: number }) => c.id === id);
+    expect(listed(withSla.id)).toMatchObject(shown);
+    expect(listed(without.id)).toMatchObject(none);
+    const filtered = await api().post(`${account.path}/conversations/filter`, {
+      payload: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }],
+    });
+    expect(filtered.status, filtered.text).toBe(200);
+    const found = (id: number) => filtered.body.payload.find((c: { id: number }) => c.id === id);
+    expect(found(withSla.id)).toMatchObject(shown);
+    expect(found(without.id)).toMatchObject(none);
+
+    // Applying it was a change of the conversation: conversation_updated (webhooks, realtime) carries it.
+    const updates = async () =>
+      (await outboxEvents(t.db, account.id, 'conversation_updated'))
+        .map((e) => e.payload)
+        .filter((p) => p.id === withSla.id);
+    expect((await updates()).at(-1)).toMatchObject({
+      ...shown,
+      changed_attributes: [{ sla_policy_id: { previous_value: null, current_value: policy.id } }],
+    });
+    // The same policy again changes nothing and records nothing.
+    const again = await api().patch(`${account.path}/conversations/${withSla.id}`, { sla_policy_id: policy.id });
+    expect(again.body).toMatchObject(shown);
+    expect(await updates()).toHaveLength(1);
+    // Removing it.
+    const removed = await api().patch(`${account.path}/conversations/${withSla.id}`, { sla_policy_id: null });
+    expect(removed.body).toMatchObject(none);
+    expect((await updates()).at(-1)).toMatchObject({
+      ...none,
+      changed_attributes: [{ sla_policy_id: { previous_value: policy.id, current_value: null } }],
+    });
+  });
+
+  it('are loaded for a whole page at once: as many queries for 30 conversations as for 1', async () => {
+    const policy = (await api().post(`${account.path}/sla_policies`, { ...policyBody, name: 'Page' })).body;
+    const ids: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const c = await newConversation(t, account, { inboxId: inbox.id });
+      if (i % 2 === 0) await api().patch(`${account.path}/conversations/${c.id}`, { sla_policy_id: policy.id });
+      ids.push(c.id);
+    }
+    const rows = await t.db
+      .selectFrom('conversations')
+      .selectAll()
+      .where('account_id', '=', account.id)
+      .where('display_id', 'in', ids)
+      .orderBy('display_id')
+      .execute();
+    let queries = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => {
+        queries++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const { services } = servicesOf(t);
+    const load = async (page: typeof rows) => {
+      queries = 0;
+      const bundles = await services.conversations.bundles.load(t.db.withPlugin(counting), account.id, page);
+      return { bundles, queries };
+    };
+    const one = await load(rows.slice(0, 1));
+    const all = await load(rows);
+    expect(one.bundles[0]!.sla?.sla_policy_id).toBe(policy.id);
+    expect(all.bundles.filter((b) => b.sla?.sla_policy_id === policy.id)).toHaveLength(15);
+    expect(all.queries).toBe(one.queries);
   });
 });
 
