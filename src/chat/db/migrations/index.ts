@@ -11,6 +11,7 @@ import { migration0009Backbone } from './0009_backbone.js';
 import { migration0013AutomationRuns } from './0013_automation_runs.js';
 import { migration0016ConversationCounts } from './0016_conversation_counts.js';
 import { migration0017ContactCounts } from './0017_contact_counts.js';
+import { migration0019ContactSearch } from './0019_contact_search.js';
 
 /**
  * The migrations of the core module, in order (chat/modules.ts collects every module's). Names
@@ -29,4 +30,5 @@ export const coreChatMigrations: Record<string, PortableMigration> = {
   '0013_automation_runs': migration0013AutomationRuns,
   '0016_conversation_counts': migration0016ConversationCounts,
   '0017_contact_counts': migration0017ContactCounts,
+  '0019_contact_search': migration0019ContactSearch,
 };

@@ -1,4 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
+import { sqliteSubstringIds, substringIndexUsable } from '../../../core/db/substring-index.js';
+import { CONTACT_SEARCH_INDEX } from '../../db/migrations/0019_contact_search.js';
 import type { Q } from '../../context.js';
 import type { Contact, ContactsTable } from '../../db/schema.js';
 import { contactsTaggedWith } from './contact-labels.repository.js';
@@ -89,7 +91,11 @@ function filtered(q: Q, accountId: number, filter: ContactListFilter) {
     query = query.where('contacts.id', 'in', contactsTaggedWith(q, accountId, filter.labels));
   }
   const search = filter.search;
-  if (search) {
+  if (search && search.operator === 'like' && substringIndexUsable(search.term)) {
+    // SQLite: the trigram index (migration 0019) finds the rows; PostgreSQL's `ilike` below is
+    // served by its pg_trgm indexes directly.
+    query = query.where(sql<boolean>`contacts.id in (${sqliteSubstringIds(CONTACT_SEARCH_INDEX, search.term)})`);
+  } else if (search) {
     const pattern = likePattern(search.term);
     const op = sql.raw(search.operator);
     query = query.where((eb) =>
