@@ -128,6 +128,29 @@ describe('conversation counts', () => {
       unassigned_count: 1,
       all_count: 1,
     });
+    // The filter endpoint with plain criteria (status, inbox: counted from the buckets) answers
+    // the same rows and counts as the list; with other criteria it counts the matches.
+    const criteria = [
+      { attribute_key: 'status', filter_operator: 'equal_to', values: ['open'], query_operator: 'and' },
+      { attribute_key: 'inbox_id', filter_operator: 'equal_to', values: [inboxA.id] },
+    ];
+    const filtered = await admin.post(`${account.path}/conversations/filter`, { payload: criteria });
+    expect(filtered.status, JSON.stringify(filtered.body)).toBe(200);
+    const listed = await admin.get(`${account.path}/conversations?status=open&inbox_id=${inboxA.id}`);
+    const idsOf = (body: { payload?: { id: number }[]; data?: { payload: { id: number }[] } }) =>
+      (body.payload ?? body.data!.payload).map((c) => c.id);
+    expect(idsOf(filtered.body)).toEqual(idsOf(listed.body));
+    expect(filtered.body.meta).toMatchObject(
+      await counted(account.id, { status: 'open', inbox_id: inboxA.id }, account.admin.id),
+    );
+    const orCriteria = [
+      { attribute_key: 'status', filter_operator: 'equal_to', values: ['resolved'], query_operator: 'or' },
+      { attribute_key: 'status', filter_operator: 'equal_to', values: ['snoozed'] },
+    ];
+    const either = await admin.post(`${account.path}/conversations/filter`, { payload: orCriteria });
+    const resolved = await counted(account.id, { status: 'resolved' }, account.admin.id);
+    const snoozed = await counted(account.id, { status: 'snoozed' }, account.admin.id);
+    expect(either.body.meta.all_count).toBe(resolved.all_count + snoozed.all_count);
     // Another account's id in the path: 404.
     expect((await admin.get(`${other.path}/conversations/meta`)).status).toBe(404);
   });

@@ -293,3 +293,34 @@ export class ValueReader {
     return Number.isNaN(ms) ? this.fail('must be an ISO 8601 date or UNIX seconds') : ms;
   }
 }
+
+/**
+ * The same set as plain list filters, when the criteria are only `equal_to` one value of status,
+ * inbox or team, joined by AND (the common "open conversations of this inbox" filter): then the
+ * list's counts come from the trigger-kept buckets instead of counting. Undefined otherwise.
+ * Call after `compileConversationFilter` accepted the criteria.
+ */
+export function asListFilter(
+  criteria: readonly FilterCriterion[],
+): { status?: (typeof STATUSES)[number]; inboxId?: number; teamId?: number } | undefined {
+  const out: { status?: (typeof STATUSES)[number]; inboxId?: number; teamId?: number } = {};
+  for (const [i, c] of criteria.entries()) {
+    const last = i === criteria.length - 1;
+    if (!last && (c.query_operator ?? 'and').toString().toLowerCase() !== 'and') return undefined;
+    if (c.filter_operator !== 'equal_to' || c.values?.length !== 1) return undefined;
+    const value = c.values[0];
+    if (c.attribute_key === 'status' && out.status === undefined && STATUSES.includes(value as never)) {
+      out.status = value as (typeof STATUSES)[number];
+    } else if (
+      (c.attribute_key === 'inbox_id' || c.attribute_key === 'team_id') &&
+      /^[1-9]\d{0,15}$/.test(String(value))
+    ) {
+      const key = c.attribute_key === 'inbox_id' ? 'inboxId' : 'teamId';
+      if (out[key] !== undefined) return undefined;
+      out[key] = Number(value);
+    } else {
+      return undefined;
+    }
+  }
+  return criteria.length > 0 ? out : undefined;
+}

@@ -25,7 +25,7 @@ import {
   type ConversationEventName,
 } from './conversations.events.js';
 import type { CustomAttributeCriteria } from '../custom-attributes/custom-attributes.filter.js';
-import { compileConversationFilter, type FilterCriterion } from './conversations.filter.js';
+import { asListFilter, compileConversationFilter, type FilterCriterion } from './conversations.filter.js';
 import type { ConversationBundle, ConversationCounts } from './conversations.presenter.js';
 import * as repo from './conversations.repository.js';
 import type { ConversationListQuery, ConversationMetaQuery } from './conversations.schema.js';
@@ -210,7 +210,7 @@ export class ConversationsService {
     const extraAttribute = await this.customAttributes?.criteriaFor(ctx.accountId, 'conversations', criteria);
     const { accountId } = ctx;
     const condition = compileConversationFilter(criteria, { accountId, dialect: this.deps.dialect, extraAttribute });
-    return this.page(ctx, { condition }, 'all', page);
+    return this.page(ctx, asListFilter(criteria) ?? { condition }, 'all', page);
   }
 
   /**
