@@ -1,20 +1,15 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import { buildChatApp } from './chat/app.js';
-import { chatMigrations } from './chat/modules.js';
 import type { ChatDatabase } from './chat/db/schema.js';
-import { ensurePlatformApp } from './chat/platform/platform.bootstrap.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { dialectOf, openDatabase, sqlitePath, type Database } from './core/db/database.js';
 import { InstanceLockError, lockSqliteFile, type InstanceLock } from './core/db/instance-lock.js';
 import { migrateToLatest } from './core/db/migrator.js';
 import type { App } from './core/http/app-base.js';
-import { Metrics } from './core/http/metrics.js';
+import type { Metrics } from './core/http/metrics.js';
 import type { Logger } from 'pino';
 import { createLogger } from './core/logging/logger.js';
-import { buildFinanceApp } from './finance/app.js';
 import type { FinanceDatabase } from './finance/db/schema.js';
-import { financeMigrations } from './finance/modules.js';
 
 type Which = 'all' | 'chat' | 'finance';
 
@@ -45,7 +40,15 @@ function lockIfSqlite(url: string, service: string): InstanceLock | null {
   return dialectOf(url) === 'sqlite' ? lockSqliteFile(sqlitePath(url), service) : null;
 }
 
+// Each service's code is loaded only when it runs: `server.js chat` does not pay for the finance
+// service's modules at start (nor `finance` for the conversation service's), nor for metrics when off.
+
 async function startChat(config: Config, logger: Logger, metrics?: Metrics): Promise<Running> {
+  const [{ buildChatApp }, { chatMigrations }, { ensurePlatformApp }] = await Promise.all([
+    import('./chat/app.js'),
+    import('./chat/modules.js'),
+    import('./chat/platform/platform.bootstrap.js'),
+  ]);
   const lock = lockIfSqlite(config.chat.databaseUrl, 'conversation');
   const database = await openDatabase<ChatDatabase>(config.chat.databaseUrl);
   await migrateToLatest(database.db, database.dialect, chatMigrations);
@@ -74,6 +77,10 @@ async function startChat(config: Config, logger: Logger, metrics?: Metrics): Pro
 }
 
 async function startFinance(config: Config, logger: Logger, metrics?: Metrics): Promise<Running> {
+  const [{ buildFinanceApp }, { financeMigrations }] = await Promise.all([
+    import('./finance/app.js'),
+    import('./finance/modules.js'),
+  ]);
   const lock = lockIfSqlite(config.finance.databaseUrl, 'finance');
   const database = await openDatabase<FinanceDatabase>(config.finance.databaseUrl);
   await migrateToLatest(database.db, database.dialect, financeMigrations);
@@ -137,7 +144,7 @@ async function main() {
     process.exit(2);
   }
   const logger = createLogger(config.logLevel);
-  const metrics = config.metrics.enabled ? new Metrics() : undefined;
+  const metrics = config.metrics.enabled ? new (await import('./core/http/metrics.js')).Metrics() : undefined;
   const metricsServer = metrics && config.metrics.port !== null ? startMetricsServer(config, metrics, logger) : null;
   const running: Running[] = [];
   let closing = false;

@@ -14,12 +14,16 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 const port = () => 20000 + Math.floor(Math.random() * 30000);
 
-function start(env: Record<string, string>): {
+function start(
+  env: Record<string, string>,
+  args: string[] = [],
+  nodeArgs: string[] = [],
+): {
   child: ChildProcess;
   output: () => string;
   exited: Promise<number | null>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts', ...args], {
     cwd: path.resolve(import.meta.dirname, '..'),
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -79,6 +83,31 @@ describe.skipIf(testDialect !== 'sqlite')('server process', () => {
       second.child.kill('SIGTERM');
     }
     expect(await second.exited).toBe(0);
+  });
+
+  it('loads only what the started service needs: no PostgreSQL client, mailer, HTTP client, Markdown or metrics', async () => {
+    // Each is loaded on first use (a PostgreSQL URL, an e-mail, a webhook, a help center page,
+    // METRICS=on); loading them all at start cost a fifth of the start time and 20 MB.
+    const loadedFile = path.join(dataDir, 'loaded-packages.json');
+    const chatPort = port();
+    const chat = start(
+      { CHAT_PORT: String(chatPort), LOADED_PACKAGES_FILE: loadedFile },
+      ['chat'],
+      ['--import', path.resolve(import.meta.dirname, 'fixtures/record-loaded-packages.mjs')],
+    );
+    try {
+      expect((await waitFor(`http://127.0.0.1:${chatPort}/health`)).status).toBe(200);
+    } finally {
+      chat.child.kill('SIGTERM');
+    }
+    expect(await chat.exited).toBe(0);
+    const loaded: string[] = JSON.parse(fs.readFileSync(loadedFile, 'utf8'));
+    const packages = new Set(loaded.map((file) => /node_modules\/((@[^/]+\/)?[^/]+)\//.exec(file)?.[1]));
+    expect(packages.has('fastify')).toBe(true); // the record works
+    for (const lazy of ['pg', 'nodemailer', 'undici', 'markdown-it', 'sanitize-html', 'prom-client'])
+      expect(packages.has(lazy), lazy).toBe(false);
+    // The finance service's code stays out of `server.js chat`.
+    expect(loaded.some((file) => file.includes('/src/finance/'))).toBe(false);
   });
 
   it('refuses an invalid configuration with a clear message', async () => {

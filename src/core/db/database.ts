@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, type KyselyConfig } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { GroupCommitDriver, GroupCommitSqliteDialect, type GroupCommitStats } from './group-commit.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -20,9 +20,21 @@ export function dialectOf(url: string): DialectName {
   return /^postgres(ql)?:\/\//i.test(url) ? 'postgres' : 'sqlite';
 }
 
-// PostgreSQL returns int8 (count(*), bigint columns) as strings by default. Every bigint this
-// project stores is a millisecond timestamp or a counter well inside 2^53, so numbers are safe.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+let pgModule: Promise<typeof pg> | undefined;
+
+/**
+ * node-postgres, loaded on first use: a SQLite deployment never needs it, and loading it is a
+ * measurable part of start time and memory.
+ */
+export function loadPg(): Promise<typeof pg> {
+  pgModule ??= import('pg').then(({ default: pg }) => {
+    // PostgreSQL returns int8 (count(*), bigint columns) as strings by default. Every bigint this
+    // project stores is a millisecond timestamp or a counter well inside 2^53, so numbers are safe.
+    pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+    return pg;
+  });
+  return pgModule;
+}
 
 export interface OpenOptions {
   /** PostgreSQL only: the schema to use (created if missing). Tests use one schema per app. */
@@ -171,6 +183,7 @@ function openSqlite<DB>(url: string, options: OpenOptions): Database<DB> {
 }
 
 async function openPostgres<DB>(url: string, options: OpenOptions): Promise<Database<DB>> {
+  const pg = await loadPg();
   const schema = options.schema;
   if (schema !== undefined) {
     if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name: ${schema}`);
@@ -200,6 +213,7 @@ async function openPostgres<DB>(url: string, options: OpenOptions): Promise<Data
 /** Drops a PostgreSQL schema created for a test run. */
 export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name: ${schema}`);
+  const pg = await loadPg();
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {

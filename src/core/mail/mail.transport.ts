@@ -1,5 +1,4 @@
-import nodemailer from 'nodemailer';
-import shared from 'nodemailer/lib/shared/index.js';
+import type { Transporter } from 'nodemailer';
 
 /** One e-mail as the worker hands it to a transport. */
 export interface MailMessage {
@@ -31,18 +30,26 @@ export interface MailTransport {
  * An SMTP transport from a connection URL (`SMTP_URL`): `smtp://user:pass@host:587` (STARTTLS when
  * the server offers it), `smtps://user:pass@host:465` (TLS from the start); nodemailer's query
  * options are honoured (e.g. `?requireTLS=true`). Connection, greeting and socket timeouts are
- * bounded so a stuck server cannot hold a worker.
+ * bounded so a stuck server cannot hold a worker. nodemailer is loaded with the first e-mail (most
+ * starts send none, and it is a measurable part of start time and memory).
  */
 export function createSmtpTransport(smtpUrl: string): MailTransport {
-  const options = shared.parseConnectionUrl(smtpUrl);
-  const transporter = nodemailer.createTransport({
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-    ...options,
-  });
+  let opened: Promise<Transporter> | undefined;
+  const open = async () => {
+    const [{ default: nodemailer }, { default: shared }] = await Promise.all([
+      import('nodemailer'),
+      import('nodemailer/lib/shared/index.js'),
+    ]);
+    return nodemailer.createTransport({
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+      ...shared.parseConnectionUrl(smtpUrl),
+    });
+  };
   return {
     async send(message) {
+      const transporter = await (opened ??= open());
       const domain = /@([^>\s]+)>?\s*$/.exec(message.from)?.[1] ?? 'ponte.local';
       await transporter.sendMail({
         messageId: `<${message.id}@${domain}>`,
@@ -64,7 +71,7 @@ export function createSmtpTransport(smtpUrl: string): MailTransport {
       });
     },
     close() {
-      transporter.close();
+      void opened?.then((transporter) => transporter.close()).catch(() => undefined);
     },
   };
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from '../db/database.js';
 import type { OutboxDatabase } from '../events/outbox.js';
 import type { Broadcaster, EventSink, RealtimeEvent } from './broadcaster.js';
 
@@ -85,6 +86,7 @@ export class PostgresBroadcaster implements Broadcaster {
 
   private async connect(): Promise<void> {
     const { logger } = this.options;
+    const pg = await loadPg();
     const client = new pg.Client({ connectionString: this.options.connectionString, keepAlive: true });
     const lost = (err?: unknown) => {
       if (this.client !== client) return;

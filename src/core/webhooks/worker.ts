@@ -1,7 +1,7 @@
 import { PollLoop } from '../background/poll-loop.js';
+import { LazyAgent } from '../http/outgoing-agent.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { Agent, fetch } from 'undici';
 import type { DialectName } from '../db/database.js';
 import {
   claimDue,
@@ -50,14 +50,14 @@ export const DEFAULT_RETRY_DELAYS_MS = [10_000, 60_000, 300_000] as const;
 export class DeliveryWorker<DB extends DeliveriesDatabase> {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly perSubscriberCount = new Map<string, number>();
-  private readonly agent: Agent;
+  private readonly agent: LazyAgent;
   private readonly loop: PollLoop;
   /** Outcomes waiting to be written; flushed together in one transaction (one commit for many). */
   private outcomes: { write: (q: Kysely<DB>) => Promise<void>; done: (err?: unknown) => void }[] = [];
   private flushing = false;
 
   constructor(private readonly options: DeliveryWorkerOptions<DB>) {
-    this.agent = new Agent({
+    this.agent = new LazyAgent({
       connect: { lookup: options.guard.lookup, timeout: this.timeoutMs },
       keepAliveTimeout: 4_000,
     });
@@ -180,13 +180,14 @@ export class DeliveryWorker<DB extends DeliveriesDatabase> {
           chatwoot: this.options.chatwootHeaders ?? false,
         }),
       };
+      const { agent, fetch } = await this.agent.client();
       const response = await fetch(delivery.url, {
         method: 'POST',
         headers,
         body: delivery.payload,
         redirect: 'manual',
         signal: AbortSignal.timeout(this.timeoutMs),
-        dispatcher: this.agent,
+        dispatcher: agent,
       });
       statusCode = response.status;
       // Read (and drop) the body so the connection can be reused; bounded by the same timeout.

@@ -5,9 +5,14 @@ import { chatErrorBody, mapError } from '../../../core/http/error-handler.js';
 import { ChatErrorBody, PageQuery } from '../../../core/http/schemas.js';
 import type { ChatRoutes } from '../../routes.js';
 import { Locale } from './portals.schema.js';
-import { articlePage, categoryPage, errorPage, homePage, searchPage, type Page } from './readers.html.js';
+import type { Page } from './readers.html.js';
 import { PublicArticleListSchema, presentPublicArticle } from './readers.presenter.js';
 import type { PortalFrame, ReadersService } from './readers.service.js';
+
+// The pages (and the Markdown renderer and sanitiser behind them) are loaded with the first page a
+// reader asks for: most starts of the service serve none.
+let pagesModule: Promise<typeof import('./readers.html.js')> | undefined;
+const pages = () => (pagesModule ??= import('./readers.html.js'));
 
 /*
  * The readers' side of the help center, without credentials: the HTML pages under /hc/{slug}
@@ -54,7 +59,7 @@ function installPageErrors(app: Parameters<ChatRoutes>[0], readers: ReadersServi
     const slug = (request.params as { slug?: unknown } | undefined)?.slug;
     if (typeof slug === 'string' && slug.length <= 100)
       frame = await readers.frame(slug, undefined, false).catch(() => undefined);
-    return sendPage(reply, errorPage(mapped.status, frame), 'no-store');
+    return sendPage(reply, (await pages()).errorPage(mapped.status, frame), 'no-store');
   });
 }
 
@@ -85,9 +90,9 @@ export const readerPagesRoutes: ChatRoutes = async (app, { services }) => {
       const { q, page, locale } = req.query;
       if (q !== undefined && q.trim() !== '') {
         const found = await svc.search(req.params.slug, q, page ?? 1, locale);
-        return sendPage(reply, searchPage(found, q.trim()), 'public, max-age=60');
+        return sendPage(reply, (await pages()).searchPage(found, q.trim()), 'public, max-age=60');
       }
-      return sendPage(reply, homePage(await svc.home(req.params.slug, locale)), 'public, max-age=60');
+      return sendPage(reply, (await pages()).homePage(await svc.home(req.params.slug, locale)), 'public, max-age=60');
     },
   );
 
@@ -104,7 +109,11 @@ export const readerPagesRoutes: ChatRoutes = async (app, { services }) => {
       },
     },
     async (req, reply) =>
-      sendPage(reply, homePage(await svc.home(req.params.slug, req.params.locale)), 'public, max-age=60'),
+      sendPage(
+        reply,
+        (await pages()).homePage(await svc.home(req.params.slug, req.params.locale)),
+        'public, max-age=60',
+      ),
   );
 
   app.get(
@@ -127,7 +136,7 @@ export const readerPagesRoutes: ChatRoutes = async (app, { services }) => {
     async (req, reply) => {
       const { slug, locale, category_slug } = req.params;
       const data = await svc.category(slug, locale, category_slug, req.query.page ?? 1);
-      return sendPage(reply, categoryPage(data), 'public, max-age=60');
+      return sendPage(reply, (await pages()).categoryPage(data), 'public, max-age=60');
     },
   );
 
@@ -145,7 +154,7 @@ export const readerPagesRoutes: ChatRoutes = async (app, { services }) => {
     },
     async (req, reply) => {
       const data = await svc.article(req.params.slug, req.params.article_slug);
-      const page = articlePage(data);
+      const page = (await pages()).articlePage(data);
       if (req.method === 'GET') {
         await svc.countView(data.article.id).catch((err) => req.log.warn({ err }, 'article view not counted'));
       }

@@ -1,5 +1,5 @@
-import { Agent, fetch } from 'undici';
 import { HttpError } from '../../../core/http/errors.js';
+import { LazyAgent } from '../../../core/http/outgoing-agent.js';
 import { DestinationRefused, type DestinationGuard } from '../../../core/webhooks/destination-guard.js';
 
 export interface ChatMessage {
@@ -46,10 +46,10 @@ export function completionsUrl(baseUrl: string): string {
  * cannot be reached or answers something that is not a completion; 504 on timeout.
  */
 export class OpenAiClient {
-  private readonly agent: Agent;
+  private readonly agent: LazyAgent;
 
   constructor(private readonly options: OpenAiClientOptions) {
-    this.agent = new Agent({
+    this.agent = new LazyAgent({
       connect: { lookup: options.guard.lookup, timeout: options.timeoutMs },
       keepAliveTimeout: 4_000,
     });
@@ -67,6 +67,7 @@ export class OpenAiClient {
     let retryAfter: string | null;
     let text: string;
     try {
+      const { agent, fetch } = await this.agent.client();
       const response = await fetch(url, {
         method: 'POST',
         headers: {
@@ -78,7 +79,7 @@ export class OpenAiClient {
         body: JSON.stringify({ model: request.model, messages: request.messages }),
         redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
-        dispatcher: this.agent,
+        dispatcher: agent,
       });
       status = response.status;
       retryAfter = response.headers.get('retry-after');

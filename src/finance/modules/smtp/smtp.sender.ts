@@ -1,5 +1,5 @@
 import net from 'node:net';
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
 import type { DestinationGuard } from '../../../core/webhooks/destination-guard.js';
 
 /** An e-mail to send now. */
@@ -57,6 +57,8 @@ export async function sendThroughSmtp(
   guard: DestinationGuard,
 ): Promise<SentMessage> {
   const address = await resolveGuarded(guard, server.host);
+  // Loaded with the first e-mail: most starts send none.
+  const { default: nodemailer } = await import('nodemailer');
   const transporter = nodemailer.createTransport({
     host: address,
     // Certificates are checked against the configured name, not the address connected to.
