@@ -1,9 +1,10 @@
-import type { Agent, fetch } from 'undici';
+import type { Agent, fetch, request } from 'undici';
 
-/** undici's fetch with a connection pool of its own. */
+/** undici's fetch and its lighter `request` (no WHATWG streams), with a connection pool of their own. */
 export interface OutgoingClient {
   agent: Agent;
   fetch: typeof fetch;
+  request: typeof request;
 }
 
 /**
@@ -16,7 +17,11 @@ export class LazyAgent {
   constructor(private readonly options: Agent.Options) {}
 
   client(): Promise<OutgoingClient> {
-    this.#client ??= import('undici').then(({ Agent, fetch }) => ({ agent: new Agent(this.options), fetch }));
+    this.#client ??= import('undici').then(({ Agent, fetch, request }) => ({
+      agent: new Agent(this.options),
+      fetch,
+      request,
+    }));
     return this.#client;
   }
 

