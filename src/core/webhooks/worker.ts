@@ -55,6 +55,15 @@ export class DeliveryWorker<DB extends DeliveriesDatabase> {
   /** Outcomes waiting to be written; flushed together in one transaction (one commit for many). */
   private outcomes: { write: (q: Kysely<DB>) => Promise<void>; done: (err?: unknown) => void }[] = [];
   private flushing = false;
+  /**
+   * The busy subscribers of the last claim that came back short, and when: nothing else was due
+   * then. A claim that excludes busy subscribers reads past all of their due deliveries (a backlog
+   * of one receiver is read whole), so while that set is unchanged and nothing new was queued, a
+   * freed slot does not claim again before the next poll interval. `announced` counts the pokes
+   * for new deliveries: one that came while the short claim ran may be for anyone.
+   */
+  private exhausted: { busy: string; at: number; announced: number } | null = null;
+  private announced = 0;
 
   constructor(private readonly options: DeliveryWorkerOptions<DB>) {
     this.agent = new LazyAgent({
@@ -65,12 +74,30 @@ export class DeliveryWorker<DB extends DeliveriesDatabase> {
     this.loop = new PollLoop(
       async () => {
         const free = (options.concurrency ?? 16) - this.inFlight.size;
-        if (free > 0) for (const delivery of await this.claim(free)) this.launch(delivery);
-        return options.pollIntervalMs ?? 200;
+        if (free > 0) {
+          const busy = this.busySubscribers();
+          const key = busy.sort().join('\n');
+          const { exhausted, announced } = this;
+          if (
+            busy.length > 0 &&
+            exhausted?.busy === key &&
+            exhausted.announced === announced &&
+            Date.now() - exhausted.at < this.pollIntervalMs
+          )
+            return this.pollIntervalMs;
+          const claimed = await this.claim(free, busy);
+          this.exhausted = busy.length > 0 && claimed.length < free ? { busy: key, at: Date.now(), announced } : null;
+          for (const delivery of claimed) this.launch(delivery);
+        }
+        return this.pollIntervalMs;
       },
       (err) => options.logger.error({ err }, 'webhook claim failed'),
-      options.pollIntervalMs ?? 200,
+      this.pollIntervalMs,
     );
+  }
+
+  private get pollIntervalMs() {
+    return this.options.pollIntervalMs ?? 200;
   }
 
   private get timeoutMs() {
@@ -88,8 +115,9 @@ export class DeliveryWorker<DB extends DeliveriesDatabase> {
     await this.agent.close();
   }
 
-  /** Asks for a claim soon (new deliveries were queued, or a slot came free). */
+  /** Asks for a claim soon: new deliveries were queued. */
   poke(): void {
+    this.announced += 1;
     this.loop.poke();
   }
 
@@ -98,12 +126,12 @@ export class DeliveryWorker<DB extends DeliveriesDatabase> {
     return [...this.perSubscriberCount.entries()].filter(([, n]) => n >= cap).map(([key]) => key);
   }
 
-  private claim(limit: number) {
+  private claim(limit: number, busy = this.busySubscribers()) {
     return claimDue(this.options.db, this.options.dialect, {
       now: Date.now(),
       leaseMs: this.options.leaseMs ?? this.timeoutMs * 3,
       limit,
-      busy: this.busySubscribers(),
+      busy,
     });
   }
 
@@ -117,7 +145,8 @@ export class DeliveryWorker<DB extends DeliveriesDatabase> {
         const n = (this.perSubscriberCount.get(key) ?? 1) - 1;
         if (n <= 0) this.perSubscriberCount.delete(key);
         else this.perSubscriberCount.set(key, n);
-        this.poke();
+        // A slot came free.
+        this.loop.poke();
       });
     this.inFlight.set(delivery.id, task);
   }

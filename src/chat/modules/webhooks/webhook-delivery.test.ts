@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
+import { buildChatTestApp, testDialect, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { client } from '../../../../test/helpers/http.js';
 import { newAccount, newConversation, newMessage, type TestAccount } from '../../../../test/helpers/factories.js';
 import { TestReceiver } from '../../../../test/helpers/receiver.js';
@@ -204,4 +204,48 @@ describe('webhook delivery', () => {
     await r.waitFor(2, 5_000);
     expect(r.received[1].at - started).toBeGreaterThanOrEqual(10_000);
   }, 30_000);
+});
+
+// Slow polling: a delivery that arrives promptly here was claimed because it was announced, not
+// because a timer came round. SQLite only: on PostgreSQL the dispatcher's own poll, not the commit,
+// starts the dispatch, so the first delivery waits for a timer there anyway (the worker's code is
+// the same on both).
+describe.skipIf(testDialect !== 'sqlite')('webhook delivery with a backlog behind a hung receiver', () => {
+  let slowPolling: ChatTestApp;
+  beforeAll(async () => {
+    slowPolling = await buildChatTestApp(env, { background: { pollIntervalMs: 5_000 } });
+  });
+  afterAll(async () => {
+    await Promise.all(receivers.splice(0).map((r) => r.stop()));
+    await slowPolling.close();
+  });
+
+  it("another subscriber's new deliveries go out at once while the hung one's backlog waits", async () => {
+    const hung = await receiver();
+    hung.hang = true;
+    const fast = await receiver();
+    const a = await newAccount(slowPolling);
+    const b = await newAccount(slowPolling);
+    const hook = async (acc: TestAccount, url: string) => {
+      const res = await client(slowPolling.app, acc.admin.token).post(`${acc.path}/webhooks`, {
+        url,
+        subscriptions: ['message_created'],
+      });
+      expect(res.status).toBe(200);
+    };
+    await hook(a, hung.url);
+    await hook(b, fast.url);
+    // The hung receiver takes its slots (two, or a few more when one claim takes several); the
+    // rest of its deliveries stay queued, and the worker's claims that skip it find nothing else due.
+    const stuck = await newConversation(slowPolling, a);
+    for (let i = 0; i < 6; i++) await newMessage(slowPolling, a, stuck.id, { content: `queued ${i}` });
+    await hung.waitFor(2);
+    const other = await newConversation(slowPolling, b);
+    for (let i = 0; i < 3; i++) {
+      const sentAt = Date.now();
+      await newMessage(slowPolling, b, other.id, { content: `prompt ${i}` });
+      await fast.waitFor(i + 1, 2_000);
+      expect(fast.received[i].at - sentAt).toBeLessThan(2_000);
+    }
+  });
 });
