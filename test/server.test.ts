@@ -85,7 +85,7 @@ describe.skipIf(testDialect !== 'sqlite')('server process', () => {
     expect(await second.exited).toBe(0);
   });
 
-  it('loads only what the started service needs: no PostgreSQL client, mailer, HTTP client, Markdown or metrics', async () => {
+  it('loads only what the started service needs: no PostgreSQL client, mailer, HTTP client, Markdown, metrics or argon2', async () => {
     // Each is loaded on first use (a PostgreSQL URL, an e-mail, a webhook, a help center page,
     // METRICS=on); loading them all at start cost a fifth of the start time and 20 MB.
     const loadedFile = path.join(dataDir, 'loaded-packages.json');
@@ -104,7 +104,7 @@ describe.skipIf(testDialect !== 'sqlite')('server process', () => {
     const loaded: string[] = JSON.parse(fs.readFileSync(loadedFile, 'utf8'));
     const packages = new Set(loaded.map((file) => /node_modules\/((@[^/]+\/)?[^/]+)\//.exec(file)?.[1]));
     expect(packages.has('fastify')).toBe(true); // the record works
-    for (const lazy of ['pg', 'nodemailer', 'undici', 'markdown-it', 'sanitize-html', 'prom-client'])
+    for (const lazy of ['pg', 'nodemailer', 'undici', 'markdown-it', 'sanitize-html', 'prom-client', '@node-rs/argon2'])
       expect(packages.has(lazy), lazy).toBe(false);
     // The finance service's code stays out of `server.js chat`.
     expect(loaded.some((file) => file.includes('/src/finance/'))).toBe(false);

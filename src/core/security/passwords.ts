@@ -1,17 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
 
 // OWASP's argon2id recommendation: m=19 MiB, t=2, p=1.
 const OPTIONS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, OPTIONS);
+// The native module is loaded with the first password: most requests use tokens, and a process
+// that never signs anyone in does not map it.
+let argon2: Promise<typeof import('@node-rs/argon2')> | undefined;
+const loadArgon2 = () => (argon2 ??= import('@node-rs/argon2'));
+
+export async function hashPassword(password: string): Promise<string> {
+  return (await loadArgon2()).hash(password, OPTIONS);
 }
 
 export async function verifyPassword(stored: string | null | undefined, password: string): Promise<boolean> {
   if (!stored) return false;
   try {
-    return await verify(stored, password);
+    return await (await loadArgon2()).verify(stored, password);
   } catch {
     return false;
   }
