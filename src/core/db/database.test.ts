@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from './database.js';
+import { ANALYSIS_LIMIT, openDatabase, type Database } from './database.js';
 
 interface TestDb {
   items: { id: number; name: string; note: string | null; amount: number };
@@ -89,5 +89,13 @@ describe('SQLite rows (raw arrays turned into objects per statement)', () => {
       .where('id', '=', 8)
       .executeTakeFirst();
     expect(Number(updated.numUpdatedRows)).toBe(1);
+  });
+});
+
+describe('SQLite connection settings', () => {
+  it('bounds the statistics analysis at open, so a start after a large import does not read every row', async () => {
+    const { rows } = await sql<{ analysis_limit: number }>`pragma analysis_limit`.execute(database.db);
+    expect(rows[0].analysis_limit).toBe(ANALYSIS_LIMIT);
+    expect(ANALYSIS_LIMIT).toBeGreaterThan(0);
   });
 });
