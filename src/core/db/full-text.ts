@@ -115,15 +115,32 @@ export async function createFullTextIndex(db: Kysely<any>, dialect: DialectName,
     return;
   }
   const fts = sql.id(ftsTable(index));
-  const columns = sql.join(index.columns.map((c) => sql.id(c)));
-  const values = (prefix: 'new' | 'old') => sql.join(index.columns.map((c) => sql`${sql.raw(prefix)}.${sql.id(c)}`));
-  const trigger = (suffix: string) => sql.id(`${ftsTable(index)}_${suffix}`);
-  await sql`create virtual table ${fts} using fts5(${columns}, content=${sql.lit(index.table)}, content_rowid='id', tokenize='unicode61 remove_diacritics 2')`.execute(
-    db,
-  );
+  await createFts5Mirror(db, ftsTable(index), index.table, index.columns, 'unicode61 remove_diacritics 2');
   // Rank by BM25 with weights falling with the column's position (10, 5, 2.5...).
   const weights = index.columns.map((_, i) => Math.max(1, 10 / 2 ** i).toFixed(2)).join(', ');
   await sql`insert into ${fts} (${fts}, rank) values ('rank', ${sql.lit(`bm25(${weights})`)})`.execute(db);
+}
+
+/**
+ * SQLite: an FTS5 table `name` over `columns` of `table` (external content, rowid = `id`), kept in
+ * step by insert, delete and update triggers, and filled with the rows already there. Shared by the
+ * word index above and the trigram index of substring-index.ts; `tokenize` tells them apart.
+ */
+export async function createFts5Mirror(
+  db: Kysely<any>,
+  name: string,
+  tableName: string,
+  indexed: readonly string[],
+  tokenize: string,
+): Promise<void> {
+  const fts = sql.id(name);
+  const table = sql.id(tableName);
+  const columns = sql.join(indexed.map((c) => sql.id(c)));
+  const values = (row: 'new' | 'old') => sql.join(indexed.map((c) => sql`${sql.raw(row)}.${sql.id(c)}`));
+  const trigger = (suffix: string) => sql.id(`${name}_${suffix}`);
+  await sql`create virtual table ${fts} using fts5(${columns}, content=${sql.lit(tableName)}, content_rowid='id', tokenize=${sql.lit(tokenize)})`.execute(
+    db,
+  );
   await sql`create trigger ${trigger('ai')} after insert on ${table} begin
     insert into ${fts} (rowid, ${columns}) values (new.id, ${values('new')});
   end`.execute(db);

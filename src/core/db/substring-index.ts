@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DialectName } from './database.js';
+import { createFts5Mirror } from './full-text.js';
 
 /**
  * Substring search ("contains", case-insensitive) that an index serves, on both dialects:
@@ -49,25 +50,7 @@ export async function createSubstringIndex(db: Kysely<any>, dialect: DialectName
     }
     return;
   }
-  const fts = sql.id(trgmTable(index));
-  const table = sql.id(index.table);
-  const columns = sql.join(index.columns.map((c) => sql.id(c)));
-  const values = (row: 'new' | 'old') => sql.join(index.columns.map((c) => sql`${sql.raw(row)}.${sql.id(c)}`));
-  const trigger = (suffix: string) => sql.id(`${trgmTable(index)}_${suffix}`);
-  await sql`create virtual table ${fts} using fts5(${columns}, content=${sql.lit(index.table)}, content_rowid='id', tokenize='trigram')`.execute(
-    db,
-  );
-  await sql`create trigger ${trigger('ai')} after insert on ${table} begin
-    insert into ${fts} (rowid, ${columns}) values (new.id, ${values('new')});
-  end`.execute(db);
-  await sql`create trigger ${trigger('ad')} after delete on ${table} begin
-    insert into ${fts} (${fts}, rowid, ${columns}) values ('delete', old.id, ${values('old')});
-  end`.execute(db);
-  await sql`create trigger ${trigger('au')} after update of ${columns} on ${table} begin
-    insert into ${fts} (${fts}, rowid, ${columns}) values ('delete', old.id, ${values('old')});
-    insert into ${fts} (rowid, ${columns}) values (new.id, ${values('new')});
-  end`.execute(db);
-  await sql`insert into ${fts} (${fts}) values ('rebuild')`.execute(db);
+  await createFts5Mirror(db, trgmTable(index), index.table, index.columns, 'trigram');
 }
 
 /**
