@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KyselyPlugin } from 'kysely';
 import { buildChatTestApp, type ChatTestApp } from '../../../test/helpers/test-app.js';
 import { client } from '../../../test/helpers/http.js';
+import { countingQueries } from '../../../test/helpers/query-counter.js';
 import {
   addInboxMembers,
   newAccount,
@@ -30,17 +30,9 @@ afterAll(async () => {
 
 /** The channel on a handle that counts the queries it runs, with a clock the test moves. */
 function countedChannel() {
-  const counter = { queries: 0, clock: 1_000_000 };
-  const plugin: KyselyPlugin = {
-    transformQuery(args) {
-      counter.queries += 1;
-      return args.node;
-    },
-    async transformResult(args) {
-      return args.result;
-    },
-  };
-  const channel = roomChannel(t.db.withPlugin(plugin), { membershipTtlMs: 5000, now: () => counter.clock });
+  const counted = countingQueries(t.db);
+  const counter = Object.assign(counted.counter, { clock: 1_000_000 });
+  const channel = roomChannel(counted.db, { membershipTtlMs: 5000, now: () => counter.clock });
   return { channel, counter };
 }
 

@@ -1,4 +1,3 @@
-import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   newAccount,
@@ -10,6 +9,7 @@ import {
 } from '../../../../test/helpers/factories.js';
 import { call, client } from '../../../../test/helpers/http.js';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
+import { countingQueries } from '../../../../test/helpers/query-counter.js';
 import type { ChatDeps } from '../../context.js';
 import { CustomAttributesService } from './custom-attributes.service.js';
 
@@ -444,15 +444,8 @@ describe('filtering contacts and conversations by a defined custom attribute', (
   });
 
   it('reads the definitions once per filter request, whatever the number of criteria', async () => {
-    let queries = 0;
-    const counting: KyselyPlugin = {
-      transformQuery: (args) => {
-        queries++;
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    };
-    const deps = { db: t.db.withPlugin(counting), dialect: t.dialect, config: t.config } as unknown as ChatDeps;
+    const { db: counting, counter } = countingQueries(t.db);
+    const deps = { db: counting, dialect: t.dialect, config: t.config } as unknown as ChatDeps;
     const svc = new CustomAttributesService(deps);
     const criteria = [
       crit('plan', 'equal_to', ['pro']),
@@ -463,7 +456,7 @@ describe('filtering contacts and conversations by a defined custom attribute', (
       crit('unknown_key', 'equal_to', ['x']),
     ];
     const extra = await svc.criteriaFor(crm.id, 'contacts', criteria);
-    expect(queries).toBe(1);
+    expect(counter.queries).toBe(1);
     expect(criteria.map((c, i) => extra?.(c, `payload.${i}`) !== undefined)).toEqual([
       true,
       true,
@@ -474,7 +467,7 @@ describe('filtering contacts and conversations by a defined custom attribute', (
     ]);
     // Only standard keys: no query at all.
     expect(await svc.criteriaFor(crm.id, 'contacts', [crit('name', 'equal_to', ['x'])])).toBeUndefined();
-    expect(queries).toBe(1);
+    expect(counter.queries).toBe(1);
   });
 
   it("deleting a definition leaves contacts' and conversations' values as they are", async () => {

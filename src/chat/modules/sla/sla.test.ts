@@ -1,4 +1,3 @@
-import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addInboxMembers,
@@ -13,6 +12,7 @@ import { client } from '../../../../test/helpers/http.js';
 import { servicesOf } from '../../../../test/helpers/reports.js';
 import { enterprise, getWith } from '../../../../test/helpers/sla.js';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
+import { countingQueries } from '../../../../test/helpers/query-counter.js';
 import { routeEvent, type AgentSubscription } from '../../../chat/realtime/realtime.routing.js';
 
 /** The SLA endpoints: plan gating, policies, applying one, inbox working hours. */
@@ -298,19 +298,12 @@ describe('conversations show their SLA', () => {
       .where('display_id', 'in', ids)
       .orderBy('display_id')
       .execute();
-    let queries = 0;
-    const counting: KyselyPlugin = {
-      transformQuery: (args) => {
-        queries++;
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    };
+    const counted = countingQueries(t.db);
     const { services } = servicesOf(t);
     const load = async (page: typeof rows) => {
-      queries = 0;
-      const bundles = await services.conversations.bundles.load(t.db.withPlugin(counting), account.id, page);
-      return { bundles, queries };
+      counted.counter.queries = 0;
+      const bundles = await services.conversations.bundles.load(counted.db, account.id, page);
+      return { bundles, queries: counted.counter.queries };
     };
     const one = await load(rows.slice(0, 1));
     const all = await load(rows);
