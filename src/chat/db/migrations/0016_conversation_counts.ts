@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { createCountTriggers } from '../../../core/db/count-triggers.js';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 
@@ -38,57 +39,13 @@ async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     or OLD.team_id is distinct from NEW.team_id or OLD.assignee_id is distinct from NEW.assignee_id
     or OLD.status <> NEW.status`;
 
-  if (dialect === 'sqlite') {
-    const sqliteMoved = moved.replaceAll('is distinct from', 'is not');
-    await sql
-      .raw(
-        `create trigger conversation_counts_insert after insert on conversations
-      begin ${increment}; end`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger conversation_counts_delete after delete on conversations
-      begin ${decrement}; end`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger conversation_counts_update after update on conversations
-      when ${sqliteMoved}
-      begin ${decrement}; ${increment}; end`,
-      )
-      .execute(db);
-  } else {
-    await sql
-      .raw(
-        `create function conversation_counts_keep() returns trigger language plpgsql as $$
-      begin
-        if tg_op in ('UPDATE', 'DELETE') then ${decrement}; end if;
-        if tg_op in ('UPDATE', 'INSERT') then ${increment}; end if;
-        return null;
-      end $$`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger conversation_counts_insert after insert on conversations
-      for each row execute function conversation_counts_keep()`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger conversation_counts_delete after delete on conversations
-      for each row execute function conversation_counts_keep()`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger conversation_counts_update after update on conversations
-      for each row when (${moved}) execute function conversation_counts_keep()`,
-      )
-      .execute(db);
-  }
+  await createCountTriggers(db, dialect, {
+    name: 'conversation_counts',
+    table: 'conversations',
+    increment,
+    decrement,
+    moved,
+  });
 
   // The conversations that exist already.
   await sql
