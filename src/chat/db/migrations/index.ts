@@ -9,6 +9,7 @@ import { migration0007InboxHmac } from './0007_inbox_hmac.js';
 import { migration0008ConversationCountsIndex } from './0008_conversation_counts_index.js';
 import { migration0009Backbone } from './0009_backbone.js';
 import { migration0013AutomationRuns } from './0013_automation_runs.js';
+import { migration0014MessageStatsIndex } from './0014_message_stats_index.js';
 import { migration0016ConversationCounts } from './0016_conversation_counts.js';
 import { migration0017ContactCounts } from './0017_contact_counts.js';
 import { migration0019ContactSearch } from './0019_contact_search.js';
@@ -28,6 +29,7 @@ export const coreChatMigrations: Record<string, PortableMigration> = {
   '0008_conversation_counts_index': migration0008ConversationCountsIndex,
   '0009_backbone': migration0009Backbone,
   '0013_automation_runs': migration0013AutomationRuns,
+  '0014_message_stats_index': migration0014MessageStatsIndex,
   '0016_conversation_counts': migration0016ConversationCounts,
   '0017_contact_counts': migration0017ContactCounts,
   '0019_contact_search': migration0019ContactSearch,

@@ -63,41 +63,46 @@ export async function messagesByIds(q: Q, accountId: number, ids: number[]): Pro
 }
 
 /**
- * For each conversation: its last message id, its last non-activity message id and the count of
- * incoming messages newer than the agent's last visit. One grouped query for a whole page.
+ * For each conversation of a page: its last message id, its last non-activity message id and the
+ * count of incoming messages newer than the agent's last visit. Each is an index lookup per
+ * conversation (messages_conversation_idx, messages_unread_idx), so the cost follows the page and
+ * its unread messages, not how long the conversations are: grouping their messages read every one.
+ * A conversation without messages gets a row of nulls and 0.
  */
 export async function conversationMessageStats(q: Q, accountId: number, conversationIds: number[]) {
   if (conversationIds.length === 0) return [];
+  return conversationMessageStatsQuery(q, accountId, conversationIds).execute();
+}
+
+/** The query of conversationMessageStats, unrun (its plan is tested). */
+export function conversationMessageStatsQuery(q: Q, accountId: number, conversationIds: number[]) {
   return q
-    .selectFrom('messages')
-    .innerJoin('conversations', 'conversations.id', 'messages.conversation_id')
+    .selectFrom('conversations as c')
     .select((eb) => [
-      'messages.conversation_id as conversation_id',
-      eb.fn.max('messages.id').as('last_id'),
-      eb.fn
-        .max(eb.case().when('messages.message_type', '!=', 2).then(eb.ref('messages.id')).end())
+      'c.id as conversation_id',
+      eb
+        .selectFrom('messages as m')
+        .select((m) => m.fn.max('m.id').as('id'))
+        .whereRef('m.conversation_id', '=', 'c.id')
+        .as('last_id'),
+      eb
+        .selectFrom('messages as m')
+        .select('m.id')
+        .whereRef('m.conversation_id', '=', 'c.id')
+        .where('m.message_type', '!=', 2)
+        .orderBy('m.id', 'desc')
+        .limit(1)
         .as('last_non_activity_id'),
-      eb.fn
-        .sum<number | string | null>(
-          eb
-            .case()
-            .when(
-              eb.and([
-                eb('messages.message_type', '=', 0),
-                eb('messages.created_at', '>', eb.fn.coalesce('conversations.agent_last_seen_at', eb.lit(0))),
-              ]),
-            )
-            .then(1)
-            .else(0)
-            .end(),
-        )
+      eb
+        .selectFrom('messages as m')
+        .select((m) => m.fn.countAll<number | string>().as('n'))
+        .whereRef('m.conversation_id', '=', 'c.id')
+        .where('m.message_type', '=', 0)
+        .where('m.created_at', '>', eb.fn.coalesce('c.agent_last_seen_at', eb.lit(0)))
         .as('unread_count'),
     ])
-    .where('messages.account_id', '=', accountId)
-    .where('conversations.account_id', '=', accountId)
-    .where('messages.conversation_id', 'in', conversationIds)
-    .groupBy('messages.conversation_id')
-    .execute();
+    .where('c.account_id', '=', accountId)
+    .where('c.id', 'in', conversationIds);
 }
 
 /** For each conversation, the id of its last message the contact sees (not private, not an activity). */

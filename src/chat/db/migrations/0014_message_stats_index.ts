@@ -1,0 +1,18 @@
+import type { Kysely } from 'kysely';
+import type { PortableMigration } from '../../../core/db/migrator.js';
+
+/**
+ * The conversation list's unread count (incoming messages newer than the agent's last visit)
+ * counts a range of this index per conversation, without visiting the table
+ * (messages.repository.ts, conversationMessageStats). Before, a page's counts read every message
+ * of its conversations.
+ */
+export const migration0014MessageStatsIndex: PortableMigration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createIndex('messages_unread_idx')
+      .on('messages')
+      .columns(['conversation_id', 'message_type', 'created_at'])
+      .execute();
+  },
+};
