@@ -71,6 +71,8 @@ describe('the widget flow', () => {
       messages: [],
       contact: { id: contact.id, name: 'Paula', email: null, phone_number: null },
     });
+    // Nothing said yet: listed without a last message.
+    expect((await pub().get(`${contactPath(contact.source_id)}/conversations`)).body).toEqual([conversation]);
     const [created] = (await outboxEvents(t.db, account.id, 'conversation_created')).slice(-1);
     expect(created.payload).toMatchObject({
       event: 'conversation_created',

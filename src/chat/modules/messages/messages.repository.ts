@@ -105,17 +105,29 @@ export function conversationMessageStatsQuery(q: Q, accountId: number, conversat
     .where('c.id', 'in', conversationIds);
 }
 
-/** For each conversation, the id of its last message the contact sees (not private, not an activity). */
+/**
+ * For each conversation, the id of its last message the contact sees (not private, not an
+ * activity): the newest such row found walking messages_conversation_idx back from the end, so
+ * the cost does not grow with the conversation's length. Null when there is none.
+ */
 export async function lastContactVisibleIds(q: Q, accountId: number, conversationIds: number[]) {
   if (conversationIds.length === 0) return [];
   return q
-    .selectFrom('messages')
-    .select((eb) => ['conversation_id', eb.fn.max('id').as('last_id')])
-    .where('account_id', '=', accountId)
-    .where('conversation_id', 'in', conversationIds)
-    .where('private', '=', 0)
-    .where('message_type', '!=', 2)
-    .groupBy('conversation_id')
+    .selectFrom('conversations as c')
+    .select((eb) => [
+      'c.id as conversation_id',
+      eb
+        .selectFrom('messages as m')
+        .select('m.id')
+        .whereRef('m.conversation_id', '=', 'c.id')
+        .where('m.private', '=', 0)
+        .where('m.message_type', '!=', 2)
+        .orderBy('m.id', 'desc')
+        .limit(1)
+        .as('last_id'),
+    ])
+    .where('c.account_id', '=', accountId)
+    .where('c.id', 'in', conversationIds)
     .execute();
 }
 

@@ -142,7 +142,7 @@ export class MessagesService {
     const rows = await repo.messagesByIds(
       q,
       accountId,
-      last.map((r) => Number(r.last_id)),
+      last.flatMap((r) => (r.last_id === null ? [] : [Number(r.last_id)])),
     );
     const views = await this.views(q, accountId, rows, (id) => displayIds.get(id) ?? 0);
     return new Map(views.map((v) => [v.message.conversation_id, v]));
