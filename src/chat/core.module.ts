@@ -11,6 +11,7 @@ import { automationListener } from './listeners/automation.listener.js';
 import type { ChatModule } from './modules.js';
 import { AutomationEngine } from './modules/automation-rules/automation.engine.js';
 import { migration0011ApiInboxSecrets } from './modules/inboxes/inboxes.secret.migration.js';
+import { migration0015MembershipEpoch } from './modules/profile/membership-epoch.migration.js';
 import { WEBHOOK_EVENTS } from './modules/webhooks/webhooks.schema.js';
 import { coreChatRoutes } from './routes.js';
 
@@ -19,7 +20,8 @@ import { coreChatRoutes } from './routes.js';
  * contacts, conversations and messages, agents and teams, webhooks, agent bots, automation rules
  * and the public interface; their listeners (webhook fan-out, agent bots, API inbox webhooks,
  * automation rules) and their housekeeping job. Migrations 0011 (API inboxes' webhook secrets),
- * 0012 (sign-in sessions) and 0018 (the change epoch of authentication's cache) extend the core's tables.
+ * 0012 (sign-in sessions), 0015 (the change epoch of the profile's account list) and 0018 (the
+ * change epoch of authentication's cache) extend the core's tables.
  */
 export const chatCoreModule: ChatModule = {
   name: 'core',
@@ -27,6 +29,7 @@ export const chatCoreModule: ChatModule = {
     ...coreChatMigrations,
     '0011_api_inbox_secrets': migration0011ApiInboxSecrets,
     '0012_user_sessions': migration0012UserSessions,
+    '0015_membership_epoch': migration0015MembershipEpoch,
     '0018_auth_epoch': migration0018AuthEpoch,
   },
   services: (deps) => createCoreChatServices(deps) as Partial<ChatServices>,

@@ -6,6 +6,7 @@ import type { User } from '../../db/schema.js';
 import type { PlatformService } from '../../platform/platform.service.js';
 import type { UsersService } from '../users/users.service.js';
 import { closeSession, openSession, type OpenedSession } from '../../auth/sessions.js';
+import { MembershipCache } from './profile.cache.js';
 
 const MINUTE = 60_000;
 
@@ -25,18 +26,23 @@ const signInRules = (email: string, ip: string): RateRule[] => [
 
 /** The calling user's own profile, and sign-in by password or single sign-on link. */
 export class ProfileService {
+  /** One per service container, so one per instance (each empties its own when the epoch moves). */
+  private readonly memberships: MembershipCache;
+
   constructor(
     private readonly deps: ChatDeps,
     private readonly users: UsersService,
     private readonly platform: PlatformService,
     private readonly rateLimits: RateLimiter,
-  ) {}
+  ) {
+    this.memberships = new MembershipCache(deps.db, (userId) => users.memberships(deps.db, userId));
+  }
 
   /** `knownToken`: the user's access token when the caller already has it (the request's own). */
   async profile(user: User, knownToken?: string) {
     const [token, memberships] = await Promise.all([
       knownToken ?? this.users.accessToken(this.deps.db, user.id),
-      this.users.memberships(this.deps.db, user.id),
+      this.memberships.of(user.id),
     ]);
     return { user, token: token ?? '', memberships };
   }

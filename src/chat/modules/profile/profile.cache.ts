@@ -1,0 +1,35 @@
+import { epochReader } from '../../../core/db/change-epoch.js';
+import { EpochCache } from '../../../core/security/epoch-cache.js';
+import type { Q } from '../../context.js';
+import type { UsersService } from '../users/users.service.js';
+import { MEMBERSHIP_EPOCH } from './membership-epoch.migration.js';
+
+/** One account of a user, as the profile lists it. */
+export type Membership = Awaited<ReturnType<UsersService['memberships']>>[number];
+
+/**
+ * The accounts each user belongs to, cached per instance (decisions/0025): every read checks the
+ * membership epoch first (membership-epoch.migration.ts: triggers bump it on any change of a
+ * membership or of an account's name, locale or status, whoever commits it), and a moved epoch
+ * empties the cache. Without it, the account list was the profile's one query besides the epoch
+ * read, and most of its cost. Cached lists are frozen: requests share them.
+ */
+export class MembershipCache {
+  private readonly cache: EpochCache;
+
+  constructor(
+    db: Q,
+    private readonly load: (userId: number) => Promise<Membership[]>,
+    maxEntries = 10_000,
+  ) {
+    this.cache = new EpochCache(epochReader(db, MEMBERSHIP_EPOCH), maxEntries);
+  }
+
+  async of(userId: number): Promise<readonly Readonly<Membership>[]> {
+    const view = await this.cache.open();
+    const found = await view.through(`m:${userId}`, async () =>
+      Object.freeze((await this.load(userId)).map((m) => Object.freeze(m))),
+    );
+    return found ?? [];
+  }
+}
