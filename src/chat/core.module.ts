@@ -1,6 +1,7 @@
 import { webhookFanOut } from '../core/webhooks/subscriptions.js';
 import { createCoreChatServices, type ChatServices } from './container.js';
 import { migration0018AuthEpoch } from './auth/auth-epoch.migration.js';
+import { migration0015MembershipEpoch } from './auth/membership-epoch.migration.js';
 import { migration0012UserSessions } from './auth/sessions.migration.js';
 import { coreChatMigrations } from './db/migrations/index.js';
 import type { ChatDatabase } from './db/schema.js';
@@ -11,7 +12,6 @@ import { automationListener } from './listeners/automation.listener.js';
 import type { ChatModule } from './modules.js';
 import { AutomationEngine } from './modules/automation-rules/automation.engine.js';
 import { migration0011ApiInboxSecrets } from './modules/inboxes/inboxes.secret.migration.js';
-import { migration0015MembershipEpoch } from './modules/profile/membership-epoch.migration.js';
 import { WEBHOOK_EVENTS } from './modules/webhooks/webhooks.schema.js';
 import { coreChatRoutes } from './routes.js';
 

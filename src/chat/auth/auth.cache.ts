@@ -1,9 +1,10 @@
-import { epochReader } from '../../core/db/change-epoch.js';
+import { epochReader, epochsReader } from '../../core/db/change-epoch.js';
 import { EpochCache, type EpochView } from '../../core/security/epoch-cache.js';
 import type { Actor, Q } from '../context.js';
 import type { AccountRole, AgentBot } from '../db/schema.js';
 import { AUTH_EPOCH } from './auth-epoch.migration.js';
 import * as repo from './auth.repository.js';
+import { MEMBERSHIP_EPOCH } from './membership-epoch.migration.js';
 
 /** Actors the cache may hold: what an access token resolves to. */
 export type TokenActor = Extract<Actor, { type: 'user' | 'bot' | 'platform' }>;
@@ -18,17 +19,21 @@ export type TokenActor = Extract<Actor, { type: 'user' | 'bot' | 'platform' }>;
  */
 export class AuthCache {
   private readonly cache: EpochCache;
+  private readonly readEpochs: () => Promise<(number | undefined)[]>;
 
   constructor(
     private readonly db: Q,
     maxEntries = 10_000,
   ) {
     this.cache = new EpochCache(epochReader(db, AUTH_EPOCH), maxEntries);
+    // The membership epoch comes along in the same statement, for the profile's cache.
+    this.readEpochs = epochsReader(db, [AUTH_EPOCH, MEMBERSHIP_EPOCH]);
   }
 
   /** The lookups of one request, as fresh as the database at the epoch read this makes. */
   async open(): Promise<AuthLookups> {
-    return new AuthLookups(this.db, await this.cache.open());
+    const [auth, membership] = await this.readEpochs();
+    return new AuthLookups(this.db, this.cache.openAt(auth), membership);
   }
 }
 
@@ -36,6 +41,8 @@ export class AuthLookups {
   constructor(
     private readonly db: Q,
     private readonly view: EpochView,
+    /** The membership epoch, read with the auth epoch (profile.cache.ts uses it). */
+    readonly membershipEpoch: number | undefined,
   ) {}
 
   /** Who an access token belongs to, if anyone. */

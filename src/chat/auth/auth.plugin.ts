@@ -35,6 +35,8 @@ declare module 'fastify' {
      * (access_tokens_owner_uidx), so the profile answers it without looking it up again.
      */
     accessToken?: string;
+    /** The membership epoch read with the auth epoch, so the profile's cache needs no read of its own. */
+    membershipEpoch?: number;
   }
 }
 
@@ -108,6 +110,7 @@ export const authPlugin = fp<{ deps: ChatDeps }>(async (app: App, { deps }) => {
     const actor = await authenticate(deps, auth, request);
     if (!actor) throw unauthorized();
     request.actor = actor;
+    request.membershipEpoch = auth.membershipEpoch;
     if (mode === 'platform') {
       if (actor.type !== 'platform') throw unauthorized('A platform app token is required');
       return;

@@ -97,10 +97,20 @@ export async function bumpEpochOnChange(
  * (then nothing may be cached).
  */
 export function epochReader(db: Kysely<any>, name: string): () => Promise<number | undefined> {
-  const query = CompiledQuery.raw(`select value from ${quoteIdentifier(name)} where id = 1`);
+  const read = epochsReader(db, [name]);
+  return async () => (await read())[0];
+}
+
+/** Reads several epochs in one statement (a primary-key lookup each), in the order of `names`. */
+export function epochsReader(db: Kysely<any>, names: readonly string[]): () => Promise<(number | undefined)[]> {
+  const columns = names.map((name, i) => `(select value from ${quoteIdentifier(name)} where id = 1) as e${i}`);
+  const query = CompiledQuery.raw(`select ${columns.join(', ')}`);
   return async () => {
-    const { rows } = await db.executeQuery<{ value: number | string }>(query);
-    return rows[0] === undefined ? undefined : Number(rows[0].value);
+    const { rows } = await db.executeQuery<Record<string, number | string | null>>(query);
+    return names.map((_, i) => {
+      const value = rows[0]?.[`e${i}`];
+      return value === null || value === undefined ? undefined : Number(value);
+    });
   };
 }
 

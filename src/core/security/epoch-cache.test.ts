@@ -48,6 +48,19 @@ describe('EpochCache', () => {
     expect(source.loads).toBe(2);
   });
 
+  it('opens at an epoch the caller read itself, as it would at one it read', async () => {
+    const cache = new EpochCache(async () => {
+      throw new Error('openAt reads nothing');
+    });
+    const source = counted();
+    expect(await cache.openAt(7).through('k', source.load)).toBe('value 1');
+    expect(await cache.openAt(7).through('k', source.load)).toBe('value 1');
+    expect(await cache.openAt(8).through('k', source.load)).toBe('value 2');
+    // Without an epoch nothing is served from the cache or stored in it.
+    expect(await cache.openAt(undefined).through('k', source.load)).toBe('value 3');
+    expect(await cache.openAt(8).through('k', source.load)).toBe('value 2');
+  });
+
   it('never caches an absence', async () => {
     const cache = new EpochCache(async () => 1);
     let loads = 0;

@@ -25,7 +25,11 @@ export class EpochCache {
 
   /** Reads the epoch, empties the cache if it moved on, and returns a view for one request. */
   async open(): Promise<EpochView> {
-    const seen = await this.readEpoch();
+    return this.openAt(await this.readEpoch());
+  }
+
+  /** As `open`, with an epoch the caller has just read itself (with others, in one statement). */
+  openAt(seen: number | undefined): EpochView {
     // Any other value empties it, a lower one too (a restored backup): the epoch is a version
     // stamp, not a clock. Out-of-order reads of concurrent requests cost an extra emptying, no more.
     if (seen !== undefined && seen !== this.epoch) {

@@ -19,7 +19,9 @@ export const profileRoutes: ChatRoutes = async (app, { services }) => {
     async (req) => {
       const actor = req.actor;
       if (actor?.type !== 'user') throw new Error('auth hook let a non-user through');
-      return presentProfile(await services.profile.profile(actor.user, req.accessToken));
+      return presentProfile(
+        await services.profile.profile(actor.user, { token: req.accessToken, membershipEpoch: req.membershipEpoch }),
+      );
     },
   );
 

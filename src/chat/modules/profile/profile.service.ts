@@ -38,11 +38,14 @@ export class ProfileService {
     this.memberships = new MembershipCache(deps.db, (userId) => users.memberships(deps.db, userId));
   }
 
-  /** `knownToken`: the user's access token when the caller already has it (the request's own). */
-  async profile(user: User, knownToken?: string) {
+  /**
+   * `known`: what the request has read already: the user's access token (the request's own) and
+   * the membership epoch (read with the auth epoch).
+   */
+  async profile(user: User, known: { token?: string; membershipEpoch?: number } = {}) {
     const [token, memberships] = await Promise.all([
-      knownToken ?? this.users.accessToken(this.deps.db, user.id),
-      this.memberships.of(user.id),
+      known.token ?? this.users.accessToken(this.deps.db, user.id),
+      this.memberships.of(user.id, known.membershipEpoch),
     ]);
     return { user, token: token ?? '', memberships };
   }

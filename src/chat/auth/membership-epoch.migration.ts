@@ -1,9 +1,12 @@
 import type { Kysely } from 'kysely';
-import { bumpEpochOnChange, createChangeEpoch, type EpochSource } from '../../../core/db/change-epoch.js';
-import type { DialectName } from '../../../core/db/database.js';
-import type { PortableMigration } from '../../../core/db/migrator.js';
+import { bumpEpochOnChange, createChangeEpoch, type EpochSource } from '../../core/db/change-epoch.js';
+import type { DialectName } from '../../core/db/database.js';
+import type { PortableMigration } from '../../core/db/migrator.js';
 
-/** The change epoch of the profile's account list (profile.cache.ts). */
+/**
+ * The change epoch of the profile's account list (modules/profile/profile.cache.ts). Read with the
+ * auth epoch, in the same statement (auth.cache.ts), so the profile costs no query of its own.
+ */
 export const MEMBERSHIP_EPOCH = 'membership_epoch';
 
 /**
