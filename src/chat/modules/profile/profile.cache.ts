@@ -11,8 +11,9 @@ export type Membership = Awaited<ReturnType<UsersService['memberships']>>[number
  * The accounts each user belongs to, cached per instance (decisions/0025): every read checks the
  * membership epoch first (auth/membership-epoch.migration.ts: triggers bump it on any change of a
  * membership or of an account's name, locale or status, whoever commits it), and a moved epoch
- * empties the cache. An authenticated request has read it already, with the auth epoch. Without it, the account list was the profile's one query besides the epoch
- * read, and most of its cost. Cached lists are frozen: requests share them.
+ * empties the cache. An authenticated request has read that epoch already, with the auth epoch, so
+ * a cached profile costs no query of its own; before, the account list was most of its cost.
+ * Cached lists are frozen: requests share them.
  */
 export class MembershipCache {
   private readonly cache: EpochCache;
