@@ -1,12 +1,17 @@
 import type SqliteDatabase from 'better-sqlite3';
 import {
   CompiledQuery,
-  SqliteDialect,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
   type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
   type Driver,
+  type Kysely,
   type QueryCompiler,
   type QueryResult,
-  type SqliteDialectConfig,
 } from 'kysely';
 
 /**
@@ -272,17 +277,23 @@ export class GroupCommitDriver implements Driver {
   }
 }
 
-/** Kysely's SQLite dialect with the group-commit driver. */
-export class GroupCommitSqliteDialect extends SqliteDialect {
-  readonly #driver: GroupCommitDriver;
+/** Kysely's SQLite dialect (its compiler, adapter and introspector) with the group-commit driver. */
+export class GroupCommitSqliteDialect implements Dialect {
+  constructor(private readonly driver: GroupCommitDriver) {}
 
-  constructor(driver: GroupCommitDriver) {
-    // The parent's config is unused: this dialect only swaps the driver.
-    super({ database: {} as SqliteDialectConfig['database'] });
-    this.#driver = driver;
+  createDriver(): Driver {
+    return this.driver;
   }
 
-  override createDriver(): Driver {
-    return this.#driver;
+  createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompiler();
+  }
+
+  createAdapter(): DialectAdapter {
+    return new SqliteAdapter();
+  }
+
+  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new SqliteIntrospector(db);
   }
 }
