@@ -1,11 +1,9 @@
-import Database from 'better-sqlite3';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, newAccount, newInbox, newUser, type TestAccount } from '../../../test/helpers/factories.js';
 import { call, client } from '../../../test/helpers/http.js';
 import { buildChatTestApp, type ChatTestApp } from '../../../test/helpers/test-app.js';
-import { sqlitePath } from '../../core/db/database.js';
+import { withOtherProcess } from '../../../test/helpers/other-process.js';
 import { ensurePlatformApp } from '../platform/platform.bootstrap.js';
 
 /**
@@ -26,27 +24,6 @@ afterAll(async () => {
 
 const adminOnly = () => `${account.path}/webhooks`;
 const anyMember = () => `${account.path}/conversations`;
-
-/** A connection of its own to the test database, as another process (the CLI) would open. */
-async function otherProcess(): Promise<{ exec(statement: string): Promise<void>; close(): Promise<void> }> {
-  if (t.dialect === 'postgres') {
-    const c = new pg.Client({ connectionString: t.database.url, options: `-c search_path=${t.database.schema}` });
-    await c.connect();
-    return { exec: async (s) => void (await c.query(s)), close: () => c.end() };
-  }
-  const c = new Database(sqlitePath(t.database.url));
-  c.pragma('busy_timeout = 5000');
-  return { exec: async (s) => void c.exec(s), close: async () => void c.close() };
-}
-
-async function withOtherProcess(work: (other: Awaited<ReturnType<typeof otherProcess>>) => Promise<void>) {
-  const other = await otherProcess();
-  try {
-    await work(other);
-  } finally {
-    await other.close();
-  }
-}
 
 async function authEpoch(): Promise<number> {
   const { rows } = await sql<{ value: number }>`select value from auth_epoch where id = 1`.execute(t.db);
@@ -143,12 +120,12 @@ describe('changes made straight in the database (as the CLI does) take effect at
     await addMember(t, account.id, user.id, 'agent');
     expect((await client(t.app, user.token).get(anyMember())).status).toBe(200);
     const rotated = `rotated-${user.token}`;
-    await withOtherProcess((other) =>
+    await withOtherProcess(t.database, (other) =>
       other.exec(`update access_tokens set token = '${rotated}' where owner_type = 'User' and owner_id = ${user.id}`),
     );
     expect((await client(t.app, user.token).get(anyMember())).status).toBe(401);
     expect((await client(t.app, rotated).get(anyMember())).status).toBe(200);
-    await withOtherProcess((other) =>
+    await withOtherProcess(t.database, (other) =>
       other.exec(`delete from access_tokens where owner_type = 'User' and owner_id = ${user.id}`),
     );
     expect((await client(t.app, rotated).get('/api/v1/profile')).status).toBe(401);
@@ -156,7 +133,7 @@ describe('changes made straight in the database (as the CLI does) take effect at
     const appToken = 'cached-platform-app-token-0123456789';
     await ensurePlatformApp(t.db, appToken);
     expect((await client(t.app, appToken).get('/platform/api/v1/agent_bots')).status).toBe(200);
-    await withOtherProcess((other) =>
+    await withOtherProcess(t.database, (other) =>
       other.exec(`delete from access_tokens where owner_type = 'PlatformApp' and token = '${appToken}'`),
     );
     expect((await client(t.app, appToken).get('/platform/api/v1/agent_bots')).status).toBe(401);
@@ -166,7 +143,7 @@ describe('changes made straight in the database (as the CLI does) take effect at
     const { user, api } = await cachedAdministrator();
     const demote = `update account_users set role = 'agent' where account_id = ${account.id} and user_id = ${user.id}`;
     const before = await authEpoch();
-    await withOtherProcess(async (other) => {
+    await withOtherProcess(t.database, async (other) => {
       await other.exec('begin');
       await other.exec(demote);
       // The open transaction is invisible to the app; what the app caches meanwhile is still right.
@@ -176,7 +153,7 @@ describe('changes made straight in the database (as the CLI does) take effect at
     expect(await authEpoch()).toBe(before);
     expect((await api.get(adminOnly())).status).toBe(200);
 
-    await withOtherProcess(async (other) => {
+    await withOtherProcess(t.database, async (other) => {
       await other.exec('begin');
       await other.exec(demote);
       await other.exec('commit');

@@ -1,6 +1,4 @@
-import Database from 'better-sqlite3';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addMember,
@@ -11,7 +9,7 @@ import {
 } from '../../../../test/helpers/factories.js';
 import { client } from '../../../../test/helpers/http.js';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
-import { sqlitePath } from '../../../core/db/database.js';
+import { withOtherProcess } from '../../../../test/helpers/other-process.js';
 
 /**
  * The profile's account list is cached per instance (profile.cache.ts). Every change of what it
@@ -47,27 +45,6 @@ async function cachedAgent(app = t.app) {
 async function membershipEpoch(): Promise<number> {
   const { rows } = await sql<{ value: number }>`select value from membership_epoch where id = 1`.execute(t.db);
   return Number(rows[0].value);
-}
-
-/** A connection of its own to the test database, as another process (the CLI) would open. */
-async function withOtherProcess(work: (exec: (statement: string) => Promise<void>) => Promise<void>) {
-  if (t.dialect === 'postgres') {
-    const c = new pg.Client({ connectionString: t.database.url, options: `-c search_path=${t.database.schema}` });
-    await c.connect();
-    try {
-      await work(async (s) => void (await c.query(s)));
-    } finally {
-      await c.end();
-    }
-    return;
-  }
-  const c = new Database(sqlitePath(t.database.url));
-  c.pragma('busy_timeout = 5000');
-  try {
-    await work(async (s) => void c.exec(s));
-  } finally {
-    c.close();
-  }
 }
 
 describe("the profile's account list follows every change at the next request", () => {
@@ -128,18 +105,20 @@ describe("the profile's account list follows every change at the next request", 
     const set = (availability: string) =>
       `update account_users set availability = '${availability}' where account_id = ${account.id} and user_id = ${user.id}`;
     const before = await membershipEpoch();
-    await withOtherProcess(async (exec) => {
-      await exec('begin');
-      await exec(set('online'));
+    await withOtherProcess(t.database, async (other) => {
+      await other.exec('begin');
+      await other.exec(set('online'));
       expect(await accounts()).toMatchObject([{ availability: 'offline' }]);
-      await exec('rollback');
+      await other.exec('rollback');
     });
     expect(await membershipEpoch()).toBe(before);
     expect(await accounts()).toMatchObject([{ availability: 'offline' }]);
 
-    await withOtherProcess((exec) => exec(set('online')));
+    await withOtherProcess(t.database, (other) => other.exec(set('online')));
     expect(await accounts()).toMatchObject([{ availability: 'online' }]);
-    await withOtherProcess((exec) => exec(`update accounts set name = 'Renamed in SQL' where id = ${account.id}`));
+    await withOtherProcess(t.database, (other) =>
+      other.exec(`update accounts set name = 'Renamed in SQL' where id = ${account.id}`),
+    );
     expect(await accounts()).toMatchObject([{ name: 'Renamed in SQL', availability: 'online' }]);
   });
 
