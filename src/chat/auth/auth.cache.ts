@@ -1,4 +1,4 @@
-import { epochReader, epochsReader } from '../../core/db/change-epoch.js';
+import { epochsReader } from '../../core/db/change-epoch.js';
 import { EpochCache, type EpochView } from '../../core/security/epoch-cache.js';
 import type { Actor, Q } from '../context.js';
 import type { AccountRole, AgentBot } from '../db/schema.js';
@@ -25,8 +25,9 @@ export class AuthCache {
     private readonly db: Q,
     maxEntries = 10_000,
   ) {
-    this.cache = new EpochCache(epochReader(db, AUTH_EPOCH), maxEntries);
-    // The membership epoch comes along in the same statement, for the profile's cache.
+    // Opened at the auth epoch read below; the membership epoch comes along in the same
+    // statement, for the profile's cache.
+    this.cache = new EpochCache(undefined, maxEntries);
     this.readEpochs = epochsReader(db, [AUTH_EPOCH, MEMBERSHIP_EPOCH]);
   }
 

@@ -16,8 +16,9 @@ export class EpochCache {
   private readonly entries: LruMap<string, unknown>;
   private epoch: number | undefined;
 
+  /** Without `readEpoch`, the cache is only opened at epochs its owner reads (`openAt`). */
   constructor(
-    private readonly readEpoch: () => Promise<number | undefined>,
+    private readonly readEpoch: (() => Promise<number | undefined>) | undefined,
     maxEntries = 10_000,
   ) {
     this.entries = new LruMap(maxEntries);
@@ -25,6 +26,7 @@ export class EpochCache {
 
   /** Reads the epoch, empties the cache if it moved on, and returns a view for one request. */
   async open(): Promise<EpochView> {
+    if (!this.readEpoch) throw new Error('this cache is opened at epochs its owner reads (openAt)');
     return this.openAt(await this.readEpoch());
   }
 
