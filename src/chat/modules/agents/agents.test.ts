@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { call, client } from '../../../../test/helpers/http.js';
@@ -11,6 +12,7 @@ import {
   newTeam,
   newUser,
 } from '../../../../test/helpers/factories.js';
+import { until } from '../../../../test/helpers/pipelines.js';
 
 let t: ChatTestApp;
 beforeAll(async () => {
@@ -29,6 +31,26 @@ const count = async (table: 'users' | 'account_users' | 'team_members' | 'inbox_
         .executeTakeFirstOrThrow()
     ).n,
   );
+
+/** PostgreSQL: the sessions waiting, directly or behind another waiter, on a lock `holder` has. */
+async function blockedBy(holder: number): Promise<number[]> {
+  const { rows } = await sql<{
+    pid: number;
+    blockers: number[];
+  }>`select pid, pg_blocking_pids(pid) as blockers from pg_stat_activity where wait_event_type = 'Lock'`.execute(t.db);
+  const blocked = new Set([holder]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const row of rows) {
+      if (!blocked.has(row.pid) && row.blockers.some((b) => blocked.has(b))) {
+        blocked.add(row.pid);
+        grew = true;
+      }
+    }
+  }
+  blocked.delete(holder);
+  return [...blocked];
+}
 
 const membership = (accountId: number, userId: number) =>
   t.db
@@ -270,11 +292,34 @@ describe('PATCH {A}/agents/:id', () => {
     const account = await newAccount(t);
     const second = await newUser(t, 'Second');
     await addMember(t, account.id, second.id, 'administrator');
-    const results = await Promise.all([
-      client(t.app, account.admin.token).patch(`${account.path}/agents/${second.id}`, { role: 'agent' }),
-      client(t.app, second.token).patch(`${account.path}/agents/${account.admin.id}`, { role: 'agent' }),
-    ]);
-    expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
+    const demoteEachOther = () =>
+      Promise.all([
+        client(t.app, account.admin.token).patch(`${account.path}/agents/${second.id}`, { role: 'agent' }),
+        client(t.app, second.token).patch(`${account.path}/agents/${account.admin.id}`, { role: 'agent' }),
+      ]);
+    if (t.dialect === 'postgres') {
+      // Both requests must be past authorization and inside their transactions at once, or the
+      // later one only finds its caller demoted (403). Hold the account's lock until both wait on it.
+      let pending: ReturnType<typeof demoteEachOther> | undefined;
+      await t.db.transaction().execute(async (trx) => {
+        await sql`select id from accounts where id = ${account.id} for update`.execute(trx);
+        const holder = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
+        pending = demoteEachOther();
+        expect(
+          await until(
+            () => blockedBy(holder),
+            (pids) => pids.length === 2,
+          ),
+        ).toHaveLength(2);
+      });
+      expect((await pending!).map((r) => r.status).sort()).toEqual([200, 422]);
+    } else {
+      // One connection runs one transaction at a time: the later request either finds its caller
+      // demoted already (403) or finds the last administrator (422).
+      const [first, later] = (await demoteEachOther()).map((r) => r.status).sort();
+      expect(first).toBe(200);
+      expect([403, 422]).toContain(later);
+    }
     const admins = await t.db
       .selectFrom('account_users')
       .select('user_id')
