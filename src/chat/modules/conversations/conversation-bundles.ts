@@ -4,7 +4,7 @@ import type { AgentsService } from '../agents/agents.service.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import * as labelsRepo from './conversation-labels.repository.js';
 import * as relations from './conversation-relations.repository.js';
-import type { ConversationBundle, ConversationSla } from './conversations.presenter.js';
+import type { ConversationBundle, ConversationMeta, ConversationSla } from './conversations.presenter.js';
 
 const ids = (values: (number | null)[]) => [...new Set(values.filter((v): v is number => v !== null))];
 
@@ -82,5 +82,24 @@ export class ConversationBundles {
   async loadOne(q: Q, conversation: Conversation, options: { messages?: boolean } = {}): Promise<ConversationBundle> {
     const [bundle] = await this.load(q, conversation.account_id, [conversation], options);
     return bundle;
+  }
+
+  /**
+   * The part of the bundle a conversation's message page shows beside its messages (Chatwoot's
+   * `meta`): the contact, the assignee and the labels, without the inbox, SLA and message stats.
+   */
+  async meta(q: Q, conversation: Conversation): Promise<ConversationMeta> {
+    const accountId = conversation.account_id;
+    const [contacts, agents, labels] = await Promise.all([
+      relations.contactsByIds(q, accountId, [conversation.contact_id]),
+      this.agents.byIds(q, accountId, ids([conversation.assignee_id])),
+      labelsRepo.labelsOfMany(q, accountId, [conversation.id]),
+    ]);
+    return {
+      conversation,
+      contact: contacts[0] ?? null,
+      assignee: agents[0] ?? null,
+      labels: labels.get(conversation.id) ?? [],
+    };
   }
 }

@@ -28,6 +28,9 @@ export interface ConversationBundle {
   sla: ConversationSla | null;
 }
 
+/** What a conversation's message page shows of it (`ConversationBundles.meta`). */
+export type ConversationMeta = Pick<ConversationBundle, 'conversation' | 'contact' | 'assignee' | 'labels'>;
+
 export interface ConversationCounts {
   mine: number;
   unassigned: number;

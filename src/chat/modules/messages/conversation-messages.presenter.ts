@@ -1,17 +1,17 @@
 import { parseJsonObject, toIso } from '../../../core/time.js';
 import { presentAgent } from '../agents/agents.presenter.js';
-import { presentContactSummary, type ConversationBundle } from '../conversations/conversations.presenter.js';
+import { presentContactSummary, type ConversationMeta } from '../conversations/conversations.presenter.js';
 import { presentMessage, type MessageView } from './messages.presenter.js';
 
 /** GET …/messages: `{meta: {labels, additional_attributes, contact, assignee, …_last_seen_at}, payload}` (Chatwoot). */
-export function presentMessagePage(bundle: ConversationBundle, views: MessageView[]) {
-  const c = bundle.conversation;
+export function presentMessagePage(meta: ConversationMeta, views: MessageView[]) {
+  const c = meta.conversation;
   return {
     meta: {
-      labels: bundle.labels,
+      labels: meta.labels,
       additional_attributes: parseJsonObject(c.additional_attributes),
-      contact: bundle.contact ? presentContactSummary(bundle.contact) : null,
-      assignee: bundle.assignee ? presentAgent(bundle.assignee) : null,
+      contact: meta.contact ? presentContactSummary(meta.contact) : null,
+      assignee: meta.assignee ? presentAgent(meta.assignee) : null,
       agent_last_seen_at: toIso(c.agent_last_seen_at),
       assignee_last_seen_at: toIso(c.assignee_last_seen_at),
     },

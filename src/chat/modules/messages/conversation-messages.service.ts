@@ -4,7 +4,7 @@ import { assertStaff, eventOrigin, type AccountContext, type ChatDeps, type Trx 
 import { emitChatEvent } from '../../events.js';
 import type { Conversation } from '../../db/schema.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
-import { presentConversation, type ConversationBundle } from '../conversations/conversations.presenter.js';
+import { presentConversation, type ConversationMeta } from '../conversations/conversations.presenter.js';
 import { conversationRefs, type ConversationsService } from '../conversations/conversations.service.js';
 import { messageEventPayload, type MessageEventName } from './messages.events.js';
 import type { MessageView } from './messages.presenter.js';
@@ -41,14 +41,14 @@ export class ConversationMessagesService {
     ctx: AccountContext,
     displayId: number,
     query: MessageListQuery,
-  ): Promise<{ bundle: ConversationBundle; views: MessageView[] }> {
+  ): Promise<{ meta: ConversationMeta; views: MessageView[] }> {
     const db = this.deps.db;
     const conversation = await this.conversations.get(ctx, displayId);
-    const [bundle, views] = await Promise.all([
-      this.conversations.bundles.loadOne(db, conversation, { messages: false }),
+    const [meta, views] = await Promise.all([
+      this.conversations.bundles.meta(db, conversation),
       this.messages.window(db, conversation, query, { contactVisible: ctx.role === 'contact' }),
     ]);
-    return { bundle, views };
+    return { meta, views };
   }
 
   async create(ctx: AccountContext, displayId: number, input: MessageInput): Promise<MessageView> {

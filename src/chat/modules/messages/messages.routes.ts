@@ -44,8 +44,8 @@ export const messagesRoutes: ChatRoutes = async (app, { services }) => {
       },
     },
     async (req) => {
-      const { bundle, views } = await svc.list(ctxOf(req), req.params.id, req.query);
-      return presentMessagePage(bundle, views);
+      const { meta, views } = await svc.list(ctxOf(req), req.params.id, req.query);
+      return presentMessagePage(meta, views);
     },
   );
 

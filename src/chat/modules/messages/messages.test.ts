@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { call, client } from '../../../../test/helpers/http.js';
 import { countRows, outboxEvents } from '../../../../test/helpers/db.js';
+import { countingQueries } from '../../../../test/helpers/query-counter.js';
+import { servicesOf } from '../../../../test/helpers/reports.js';
 import {
   addInboxMembers,
   newAccount,
@@ -281,6 +283,25 @@ describe('GET messages', () => {
     const after = await api.get(`${account.path}/conversations/${c.id}/messages?after=${ids[2]}`);
     expect(after.body.payload.map((m: { id: number }) => m.id)).toEqual(ids.slice(3));
     expect((await api.get(`${account.path}/conversations/${c.id}/messages?after=abc`)).status).toBe(422);
+  });
+
+  it("shows the assignee in the meta, and reads only the meta's contact, assignee and labels beside the messages", async () => {
+    const c = await newConversation(t, account, { inboxId, contactSourceId: source, assigneeId: agent.id });
+    const res = await client(t.app, agent.token).get(`${account.path}/conversations/${c.id}/messages`);
+    expect(res.status).toBe(200);
+    expect(res.body.meta.assignee).toMatchObject({ id: agent.id, name: 'Alice Agent' });
+    expect(res.body.meta.contact).toMatchObject({ id: contactId });
+
+    const conversation = await t.db
+      .selectFrom('conversations')
+      .selectAll()
+      .where('account_id', '=', account.id)
+      .where('display_id', '=', c.id)
+      .executeTakeFirstOrThrow();
+    const counted = countingQueries(t.db);
+    const meta = await servicesOf(t).services.conversations.bundles.meta(counted.db, conversation);
+    expect(meta).toMatchObject({ contact: { id: contactId }, assignee: { id: agent.id }, labels: [] });
+    expect(counted.counter.queries).toBe(3);
   });
 });
 
