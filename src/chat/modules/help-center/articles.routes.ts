@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { ChatErrorBody, IdParam } from '../../../core/http/schemas.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
 import type { ChatRoutes } from '../../routes.js';
 import { presentArticle } from './articles.presenter.js';
@@ -12,6 +11,7 @@ import {
 } from './articles.schema.js';
 import type { ArticleListQuery as ListQuery, ArticleView } from './articles.service.js';
 import { PATH_FAMILIES, errors, installAccountFromQuery, security, tags } from './help-center.access.js';
+import { registerPortalItemRoutes } from './portal-item.routes.js';
 import { PortalRef } from './portals.schema.js';
 
 /** A portal's articles, at `{A}/portals/{portal}/articles` and `/api/v1/portals/{portal}/articles`. */
@@ -24,8 +24,6 @@ export const articlesRoutes: ChatRoutes = async (app, { services }) => {
   for (const family of PATH_FAMILIES) {
     const P = `${family.prefix}/portals/:portal_id/articles`;
     const ListParams = Type.Object({ ...family.params, portal_id: PortalRef });
-    const OneParams = Type.Object({ ...family.params, portal_id: PortalRef, article_id: IdParam });
-    const Query = Type.Object(family.query);
     const config = family.config;
 
     app.get(
@@ -57,74 +55,20 @@ export const articlesRoutes: ChatRoutes = async (app, { services }) => {
       },
     );
 
-    app.get(
-      `${P}/:article_id`,
-      {
-        config,
-        schema: {
-          tags,
-          security,
-          summary: 'Show an article',
-          params: OneParams,
-          querystring: Query,
-          response: { 200: ArticleOneSchema, ...errors },
-        },
+    registerPortalItemRoutes(app, {
+      family,
+      collection: 'articles',
+      idParam: 'article_id',
+      bodyKey: 'article',
+      schemas: { one: ArticleOneSchema, create: ArticleCreateBody, update: ArticleUpdateBody },
+      summaries: {
+        show: 'Show an article',
+        create: 'Create an article (a draft unless status is published); the author is the caller unless given',
+        update: 'Update an article; status moves between draft, published and archived',
+        delete: 'Delete an article',
       },
-      async (req) => one(await svc.get(ctxOf(req), req.params.portal_id as string, req.params.article_id as number)),
-    );
-
-    app.post(
-      P,
-      {
-        config: { ...config, adminOnly: true, bodyKey: 'article' },
-        schema: {
-          tags,
-          security,
-          summary: 'Create an article (a draft unless status is published); the author is the caller unless given',
-          params: ListParams,
-          querystring: Query,
-          body: ArticleCreateBody,
-          response: { 200: ArticleOneSchema, 409: ChatErrorBody, ...errors },
-        },
-      },
-      async (req) => one(await svc.create(ctxOf(req), req.params.portal_id as string, req.body)),
-    );
-
-    app.patch(
-      `${P}/:article_id`,
-      {
-        config: { ...config, adminOnly: true, bodyKey: 'article' },
-        schema: {
-          tags,
-          security,
-          summary: 'Update an article; status moves between draft, published and archived',
-          params: OneParams,
-          querystring: Query,
-          body: ArticleUpdateBody,
-          response: { 200: ArticleOneSchema, 409: ChatErrorBody, ...errors },
-        },
-      },
-      async (req) =>
-        one(await svc.update(ctxOf(req), req.params.portal_id as string, req.params.article_id as number, req.body)),
-    );
-
-    app.delete(
-      `${P}/:article_id`,
-      {
-        config: { ...config, adminOnly: true },
-        schema: {
-          tags,
-          security,
-          summary: 'Delete an article',
-          params: OneParams,
-          querystring: Query,
-          response: { 200: Type.Object({}), ...errors },
-        },
-      },
-      async (req) => {
-        await svc.delete(ctxOf(req), req.params.portal_id as string, req.params.article_id as number);
-        return {};
-      },
-    );
+      service: svc,
+      one,
+    });
   }
 };

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { ChatErrorBody, IdParam } from '../../../core/http/schemas.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
 import type { ChatRoutes } from '../../routes.js';
 import { presentCategory } from './categories.presenter.js';
@@ -12,6 +11,7 @@ import {
 } from './categories.schema.js';
 import type { CategoryView } from './categories.service.js';
 import { PATH_FAMILIES, errors, installAccountFromQuery, security, tags } from './help-center.access.js';
+import { registerPortalItemRoutes } from './portal-item.routes.js';
 import { PortalRef } from './portals.schema.js';
 
 const one = (view: CategoryView) => ({ payload: presentCategory(view) });
@@ -24,8 +24,6 @@ export const categoriesRoutes: ChatRoutes = async (app, { services }) => {
   for (const family of PATH_FAMILIES) {
     const P = `${family.prefix}/portals/:portal_id/categories`;
     const ListParams = Type.Object({ ...family.params, portal_id: PortalRef });
-    const OneParams = Type.Object({ ...family.params, portal_id: PortalRef, category_id: IdParam });
-    const Query = Type.Object(family.query);
     const config = family.config;
 
     app.get(
@@ -48,74 +46,20 @@ export const categoriesRoutes: ChatRoutes = async (app, { services }) => {
       },
     );
 
-    app.get(
-      `${P}/:category_id`,
-      {
-        config,
-        schema: {
-          tags,
-          security,
-          summary: 'Show a category',
-          params: OneParams,
-          querystring: Query,
-          response: { 200: CategoryOneSchema, ...errors },
-        },
+    registerPortalItemRoutes(app, {
+      family,
+      collection: 'categories',
+      idParam: 'category_id',
+      bodyKey: 'category',
+      schemas: { one: CategoryOneSchema, create: CategoryCreateBody, update: CategoryUpdateBody },
+      summaries: {
+        show: 'Show a category',
+        create: "Create a category (slug from the name unless given; locale: the portal's default)",
+        update: 'Update a category (a new name keeps the slug)',
+        delete: 'Delete a category; its articles stay, without a category',
       },
-      async (req) => one(await svc.get(ctxOf(req), req.params.portal_id as string, req.params.category_id as number)),
-    );
-
-    app.post(
-      P,
-      {
-        config: { ...config, adminOnly: true, bodyKey: 'category' },
-        schema: {
-          tags,
-          security,
-          summary: "Create a category (slug from the name unless given; locale: the portal's default)",
-          params: ListParams,
-          querystring: Query,
-          body: CategoryCreateBody,
-          response: { 200: CategoryOneSchema, 409: ChatErrorBody, ...errors },
-        },
-      },
-      async (req) => one(await svc.create(ctxOf(req), req.params.portal_id as string, req.body)),
-    );
-
-    app.patch(
-      `${P}/:category_id`,
-      {
-        config: { ...config, adminOnly: true, bodyKey: 'category' },
-        schema: {
-          tags,
-          security,
-          summary: 'Update a category (a new name keeps the slug)',
-          params: OneParams,
-          querystring: Query,
-          body: CategoryUpdateBody,
-          response: { 200: CategoryOneSchema, 409: ChatErrorBody, ...errors },
-        },
-      },
-      async (req) =>
-        one(await svc.update(ctxOf(req), req.params.portal_id as string, req.params.category_id as number, req.body)),
-    );
-
-    app.delete(
-      `${P}/:category_id`,
-      {
-        config: { ...config, adminOnly: true },
-        schema: {
-          tags,
-          security,
-          summary: 'Delete a category; its articles stay, without a category',
-          params: OneParams,
-          querystring: Query,
-          response: { 200: Type.Object({}), ...errors },
-        },
-      },
-      async (req) => {
-        await svc.delete(ctxOf(req), req.params.portal_id as string, req.params.category_id as number);
-        return {};
-      },
-    );
+      service: svc,
+      one,
+    });
   }
 };
