@@ -64,7 +64,9 @@ async function withChat<T>(
   config: Config,
   fn: (deps: ChatDeps, database: Database<ChatDatabase>) => Promise<T>,
 ): Promise<T> {
-  const database = await openDatabase<ChatDatabase>(config.chat.databaseUrl);
+  const database = await openDatabase<ChatDatabase>(config.chat.databaseUrl, {
+    preparedStatements: config.preparedStatements,
+  });
   try {
     await migrateToLatest(database.db, database.dialect, chatMigrations);
     const deps: ChatDeps = {
@@ -80,7 +82,9 @@ async function withChat<T>(
 }
 
 async function withFinance<T>(config: Config, fn: (deps: FinanceDeps) => Promise<T>): Promise<T> {
-  const database = await openDatabase<FinanceDatabase>(config.finance.databaseUrl);
+  const database = await openDatabase<FinanceDatabase>(config.finance.databaseUrl, {
+    preparedStatements: config.preparedStatements,
+  });
   try {
     await migrateToLatest(database.db, database.dialect, financeMigrations);
     return await fn({

@@ -29,6 +29,12 @@ describe('configuration', () => {
     }
   });
 
+  it('reads PG_PREPARED_STATEMENTS: on unless set to off', () => {
+    expect(loadConfig({}).preparedStatements).toBe(true);
+    expect(loadConfig({ PG_PREPARED_STATEMENTS: 'off' }).preparedStatements).toBe(false);
+    expect(refused({ PG_PREPARED_STATEMENTS: 'no' })).toContain('PG_PREPARED_STATEMENTS: must be one of: on, off');
+  });
+
   it('refuses a PUBLIC_URL without a scheme, and says what is expected', () => {
     expect(refused({ PUBLIC_URL: 'chat.example.com' })).toBe(
       'Invalid configuration: PUBLIC_URL: must be an http:// or https:// URL, e.g. https://chat.example.com (got "chat.example.com")',

@@ -38,6 +38,7 @@ const EnvSchema = Type.Object({
   DATA_DIR: Type.String({ default: './data' }),
   CHAT_DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   FINANCE_DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  PG_PREPARED_STATEMENTS: oneOf(['on', 'off'] as const, 'on'),
   FINANCE_JWT_SECRET: Type.Optional(secret(32)),
   FINANCE_ENCRYPTION_KEY: Type.Optional(secret(32)),
   FINANCE_SETUP_TOKEN: Type.Optional(secret(12)),
@@ -91,6 +92,8 @@ type Env = Static<typeof EnvSchema>;
 export interface Config {
   /** How long dispatched events, ended webhook deliveries and ended e-mails are kept (ms; 0: forever). */
   readonly historyRetentionMs: number;
+  /** PostgreSQL: run statements outside transactions as named (prepared) statements (core/db/pg-statements.ts). */
+  readonly preparedStatements: boolean;
   readonly chat: {
     readonly port: number;
     readonly databaseUrl: string;
@@ -212,6 +215,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     mail: Object.freeze({ smtpUrl: parsed.SMTP_URL ?? null, from: parsed.MAIL_FROM }),
     historyRetentionMs: parsed.HISTORY_RETENTION_DAYS * 86_400_000,
+    preparedStatements: parsed.PG_PREPARED_STATEMENTS === 'on',
     host: parsed.HOST,
     dataDir,
     logLevel: parsed.LOG_LEVEL,

@@ -50,7 +50,9 @@ async function startChat(config: Config, logger: Logger, metrics?: Metrics): Pro
     import('./chat/platform/platform.bootstrap.js'),
   ]);
   const lock = lockIfSqlite(config.chat.databaseUrl, 'conversation');
-  const database = await openDatabase<ChatDatabase>(config.chat.databaseUrl);
+  const database = await openDatabase<ChatDatabase>(config.chat.databaseUrl, {
+    preparedStatements: config.preparedStatements,
+  });
   await migrateToLatest(database.db, database.dialect, chatMigrations);
   const platform = await ensurePlatformApp(database.db, config.chat.platformToken);
   if (platform.token) {
@@ -82,7 +84,9 @@ async function startFinance(config: Config, logger: Logger, metrics?: Metrics): 
     import('./finance/modules.js'),
   ]);
   const lock = lockIfSqlite(config.finance.databaseUrl, 'finance');
-  const database = await openDatabase<FinanceDatabase>(config.finance.databaseUrl);
+  const database = await openDatabase<FinanceDatabase>(config.finance.databaseUrl, {
+    preparedStatements: config.preparedStatements,
+  });
   await migrateToLatest(database.db, database.dialect, financeMigrations);
   metrics?.addSource('finance', database.db);
   const app = await buildFinanceApp({

@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, type KyselyConfig } from 'kysely';
 import type pg from 'pg';
 import { GroupCommitDriver, GroupCommitSqliteDialect, type GroupCommitStats } from './group-commit.js';
+import { nameStatements } from './pg-statements.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -41,6 +42,11 @@ export interface OpenOptions {
   schema?: string;
   poolSize?: number;
   log?: KyselyConfig['log'];
+  /**
+   * PostgreSQL only: named statements outside transactions (pg-statements.ts); default on. Off
+   * behind a pooler that cannot keep them, such as PgBouncer's transaction mode before 1.21.
+   */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -207,6 +213,7 @@ async function openPostgres<DB>(url: string, options: OpenOptions): Promise<Data
     max: options.poolSize ?? 10,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  if (options.preparedStatements ?? true) nameStatements(pool);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: options.log });
   return {
     db,
