@@ -10,7 +10,7 @@ interface TestDb {
 }
 
 describe('statement names', () => {
-  it('gives each text one name, up to the limit, and a new one on rename', () => {
+  it('gives each text one name, up to the limit, a new one on rename, and none once stopped', () => {
     const names = new StatementNames(2);
     const a = names.nameOf('select 1 where $1');
     expect(names.nameOf('select 1 where $1')).toBe(a);
@@ -20,6 +20,9 @@ describe('statement names', () => {
     const renamed = names.rename('select 1 where $1');
     expect(renamed).not.toBe(a);
     expect(names.nameOf('select 1 where $1')).toBe(renamed);
+    names.stop();
+    expect(names.nameOf('select 1 where $1')).toBeUndefined();
+    expect(names.size).toBe(0);
   });
 });
 
@@ -77,6 +80,24 @@ describe.skipIf(testDialect !== 'postgres')('named statements on PostgreSQL', ()
     await expect(sql`select * from items where id = ${'not a number'}`.execute(db)).rejects.toMatchObject({
       code: '22P02',
     });
+  });
+
+  it('runs a statement again unnamed, and stops naming, when the server lost what the connection prepared', async () => {
+    // What PgBouncer in transaction mode does to a client's statements: here they are dropped.
+    const pooled = await openDatabase<TestDb>(TEST_DATABASE_URL, { schema, poolSize: 1 });
+    try {
+      const find = () => pooled.db.selectFrom('items').select('name').where('id', '=', 1).executeTakeFirstOrThrow();
+      expect(await find()).toEqual({ name: 'one' });
+      await sql`deallocate all`.execute(pooled.db);
+      expect(await find()).toEqual({ name: 'one' });
+      await pooled.db.selectFrom('items').select('id').where('name', '=', 'one').execute();
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements`.execute(
+        pooled.db,
+      );
+      expect(rows[0]!.n).toBe(0);
+    } finally {
+      await pooled.close();
+    }
   });
 
   it('names nothing when prepared statements are off (PG_PREPARED_STATEMENTS=off)', async () => {

@@ -12,7 +12,9 @@ import type pg from 'pg';
  * changed nothing, so the statement is sent again under a new name, which every connection then
  * prepares afresh; inside one it would abort the transaction, so transactions keep unnamed
  * statements. Statements without parameters (raw SQL, which may hold several statements) and
- * anything other than select, insert, update, delete and with are left as they are.
+ * anything other than select, insert, update, delete and with are left as they are. When the server
+ * turns out not to keep a connection's statements (a pooler in transaction mode), the statement
+ * runs again unnamed and the pool stops naming.
  */
 
 const NAMED = /^\s*(select|insert|update|delete|with)\b/i;
@@ -20,6 +22,12 @@ const BEGINS = /^\s*(begin|start\s+transaction)\b/i;
 /** Ends the transaction; `rollback to savepoint …` does not. */
 const ENDS = /^\s*(commit|end|abort|rollback)(\s+(work|transaction))?\s*;?\s*$/i;
 const PLAN_CHANGED = '0A000';
+/**
+ * The server does not have the statement the connection prepared (26000), or already has one of
+ * that name (42P05): something between them, such as PgBouncer in transaction mode, hands the
+ * connection's statements to other server sessions. Naming stops for the pool.
+ */
+const NOT_KEPT = new Set(['26000', '42P05']);
 
 /** The name of each statement text, shared by the connections of a pool. */
 export class StatementNames {
@@ -29,14 +37,23 @@ export class StatementNames {
   /** At most `limit` texts get a name (each connection keeps a plan per name it has run). */
   constructor(private readonly limit = 500) {}
 
+  private stopped = false;
+
   get size(): number {
     return this.names.size;
   }
 
   nameOf(text: string): string | undefined {
+    if (this.stopped) return undefined;
     const known = this.names.get(text);
     if (known !== undefined || this.names.size >= this.limit) return known;
     return this.rename(text);
+  }
+
+  /** Names nothing from now on: every statement is sent unnamed, as node-postgres does by itself. */
+  stop(): void {
+    this.stopped = true;
+    this.names.clear();
   }
 
   /** A new name for `text`: every connection prepares it again on its next run. */
@@ -63,8 +80,14 @@ export function nameStatements(pool: pg.Pool, names = new StatementNames()): Sta
       const name = !inTransaction && values.length > 0 && NAMED.test(config) ? names.nameOf(config) : undefined;
       if (name === undefined) return query(config, values);
       return (query({ name, text: config, values }) as Promise<unknown>).catch((error: unknown) => {
-        if ((error as { code?: unknown } | null)?.code !== PLAN_CHANGED) throw error;
-        return query({ name: names.rename(config), text: config, values });
+        // Outside a transaction the failed run changed nothing, so it may run again.
+        const code = (error as { code?: unknown } | null)?.code;
+        if (code === PLAN_CHANGED) return query({ name: names.rename(config), text: config, values });
+        if (typeof code === 'string' && NOT_KEPT.has(code)) {
+          names.stop();
+          return query(config, values);
+        }
+        throw error;
       });
     };
     (client as unknown as { query: Query }).query = named;
