@@ -43,8 +43,9 @@ export interface OpenOptions {
   poolSize?: number;
   log?: KyselyConfig['log'];
   /**
-   * PostgreSQL only: named statements outside transactions (pg-statements.ts); default on. Off
-   * behind a pooler that cannot keep them, such as PgBouncer's transaction mode before 1.21.
+   * PostgreSQL only: named statements outside transactions (pg-statements.ts); default on. A pooler
+   * that cannot keep them (PgBouncer in transaction mode) is noticed and naming stops; off never
+   * starts it.
    */
   preparedStatements?: boolean;
 }

@@ -33,11 +33,10 @@ const NOT_KEPT = new Set(['26000', '42P05']);
 export class StatementNames {
   private readonly names = new Map<string, string>();
   private next = 0;
+  private stopped = false;
 
   /** At most `limit` texts get a name (each connection keeps a plan per name it has run). */
   constructor(private readonly limit = 500) {}
-
-  private stopped = false;
 
   get size(): number {
     return this.names.size;
