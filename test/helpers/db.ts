@@ -19,3 +19,13 @@ export async function countRows(db: Kysely<ChatDatabase>, table: keyof ChatDatab
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** A conversation's row, by the id the API shows (its display id within the account). */
+export function conversationRow(db: Kysely<ChatDatabase>, accountId: number, displayId: number) {
+  return db
+    .selectFrom('conversations')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('display_id', '=', displayId)
+    .executeTakeFirstOrThrow();
+}

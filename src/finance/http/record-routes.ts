@@ -56,7 +56,7 @@ export function registerRecordRoutes<
   const { path, noun, schemas, present, service: svc, summaries } = options;
   const tags = [options.tag];
   const id = `${path}/:id`;
-  const one = () => ({ 200: Envelope(schemas.record) });
+  const one = { 200: Envelope(schemas.record) };
 
   app.get(
     path,
@@ -100,7 +100,7 @@ export function registerRecordRoutes<
         security: bearer,
         summary: summaries.show,
         params: schemas.params,
-        response: { ...one(), ...errorResponses(401, 404, 422) },
+        response: { ...one, ...errorResponses(401, 404, 422) },
       },
     },
     async (req) => ok(present(await svc.get(ctxOf(req), idOf(req.params)))),
@@ -116,7 +116,7 @@ export function registerRecordRoutes<
           summary: summaries.update,
           params: schemas.params,
           body: schemas.update,
-          response: { ...one(), ...errorResponses(401, 404, 422) },
+          response: { ...one, ...errorResponses(401, 404, 422) },
         },
       },
       async (req) => ok(present(await svc.update(ctxOf(req), idOf(req.params), req.body)), `${noun} updated`),
@@ -132,7 +132,7 @@ export function registerRecordRoutes<
           security: bearer,
           summary: action.summary,
           params: schemas.params,
-          response: { ...one(), ...errorResponses(401, 404, 409, 422) },
+          response: { ...one, ...errorResponses(401, 404, 409, 422) },
         },
       },
       async (req) => ok(present(await action.run(ctxOf(req), idOf(req.params))), action.message),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { call, client } from '../../../../test/helpers/http.js';
+import { conversationRow } from '../../../../test/helpers/db.js';
 import {
   newAccount,
   newAgent,
@@ -245,12 +246,7 @@ describe('platform global bots', () => {
     expect((await botApi.post(`${outsidePath}/toggle_priority`, { priority: 'urgent' })).status).toBe(404);
     expect((await botApi.post(`${outsidePath}/assignments`, { assignee_id: account.admin.id })).status).toBe(404);
     expect(await countMessages()).toBe(before);
-    const untouched = await t.db
-      .selectFrom('conversations')
-      .selectAll()
-      .where('account_id', '=', account.id)
-      .where('display_id', '=', outside.id)
-      .executeTakeFirstOrThrow();
+    const untouched = await conversationRow(t.db, account.id, outside.id);
     expect(untouched).toMatchObject({ status: 'open', priority: null, assignee_id: null });
     // In its own inbox it works as before.
     expect(

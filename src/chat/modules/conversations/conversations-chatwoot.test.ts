@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outboxEvents } from '../../../../test/helpers/db.js';
+import { conversationRow as rowOf, outboxEvents } from '../../../../test/helpers/db.js';
 import {
   addInboxMembers,
   newAccount,
@@ -25,13 +25,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const conversationRow = async (displayId: number) =>
-  t.db
-    .selectFrom('conversations')
-    .selectAll()
-    .where('account_id', '=', account.id)
-    .where('display_id', '=', displayId)
-    .executeTakeFirstOrThrow();
+const conversationRow = (displayId: number) => rowOf(t.db, account.id, displayId);
 
 describe('POST {A}/conversations/:id/assignments', () => {
   it('with assignee_id ignores team_id, whatever it is ({"assignee_id": 3, "team_id": 0} is a 200)', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { call, client } from '../../../../test/helpers/http.js';
-import { countRows, outboxEvents } from '../../../../test/helpers/db.js';
+import { conversationRow, countRows, outboxEvents } from '../../../../test/helpers/db.js';
 import { countingQueries } from '../../../../test/helpers/query-counter.js';
 import { servicesOf } from '../../../../test/helpers/reports.js';
 import {
@@ -292,12 +292,7 @@ describe('GET messages', () => {
     expect(res.body.meta.assignee).toMatchObject({ id: agent.id, name: 'Alice Agent' });
     expect(res.body.meta.contact).toMatchObject({ id: contactId });
 
-    const conversation = await t.db
-      .selectFrom('conversations')
-      .selectAll()
-      .where('account_id', '=', account.id)
-      .where('display_id', '=', c.id)
-      .executeTakeFirstOrThrow();
+    const conversation = await conversationRow(t.db, account.id, c.id);
     const counted = countingQueries(t.db);
     const meta = await servicesOf(t).services.conversations.bundles.meta(counted.db, conversation);
     expect(meta).toMatchObject({ contact: { id: contactId }, assignee: { id: agent.id }, labels: [] });
