@@ -35,6 +35,16 @@ describe('the home page', () => {
       expect(res.body).toContain('href="docs"');
     }
   });
+
+  it("sends a browser on to /app, the conversation service's dashboard (the finance service has none yet)", async () => {
+    const accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    const res = await chat.app.inject({ url: '/', headers: { accept } });
+    expect(res.statusCode).toBe(302);
+    // Relative, so that it also works behind a path prefix.
+    expect(res.headers.location).toBe('app/');
+    expect(res.headers.vary).toContain('Accept');
+    expect((await finance.app.inject({ url: '/', headers: { accept } })).statusCode).toBe(200);
+  });
 });
 
 describe('request ids', () => {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { chatApiDocs } from './api-docs.js';
 import { Type } from '@sinclair/typebox';
@@ -9,6 +10,7 @@ import { registerMultipart } from '../core/http/multipart.js';
 import { CableHub } from '../core/realtime/cable.hub.js';
 import { registerCable } from '../core/realtime/cable.plugin.js';
 import { createLocalFileStore } from '../core/storage/file-store.js';
+import { BUILT_WEB_DIR, registerWebAssets } from '../core/http/web-assets.js';
 import { createChatBackground, type BackgroundOptions, type ChatBackground } from './background.js';
 import { authPlugin } from './auth/auth.plugin.js';
 import type { ChatDeps } from './context.js';
@@ -23,6 +25,8 @@ export interface ChatAppOptions extends Omit<ChatDeps, 'fileStore'> {
   metrics?: Metrics;
   /** Run the outbox dispatcher and webhook worker with the app (production; the tests that need them). */
   background?: BackgroundOptions | false;
+  /** The built dashboard served at /app (default dist/web/app); false: none (the API alone). */
+  webRoot?: string | false;
 }
 
 declare module 'fastify' {
@@ -37,6 +41,7 @@ declare module 'fastify' {
  * and tests (test/helpers). The database must already be migrated.
  */
 export async function buildChatApp(options: ChatAppOptions): Promise<App> {
+  const webRoot = options.webRoot ?? path.join(BUILT_WEB_DIR, 'app');
   const deps: ChatDeps = {
     db: options.db,
     dialect: options.dialect,
@@ -56,6 +61,8 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
     trustProxy: options.config.http.trustProxy,
     metrics: options.metrics,
     exposeMetrics: options.metrics !== undefined && options.config.metrics.port === null,
+    // A browser opening the service lands in the dashboard (relative: it works behind a path prefix).
+    browserHome: webRoot === false ? undefined : 'app/',
     // Chatwoot's clients send ids as text, "" for empty fields, one value for a list (decisions.md 1).
     railsBodies: true,
     // Multipart uploads have their own limits; this bounds JSON bodies.
@@ -109,6 +116,9 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
       };
     },
   );
+
+  // The dashboard (web/dashboard), at Chatwoot's /app paths.
+  if (webRoot !== false) await registerWebAssets(app, { root: webRoot, prefix: '/app' });
 
   await registerMultipart(app); // file uploads (messages); other routes answer 400 to multipart
   const services = createChatServices(deps);

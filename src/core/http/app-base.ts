@@ -62,6 +62,8 @@ export interface BaseAppOptions {
   exposeMetrics?: boolean;
   /** The docs pages' introduction and access sentences (api-docs.ts). */
   docs?: ApiDocs;
+  /** Where `GET /` sends a browser (the service's web app); other clients get the service's page. */
+  browserHome?: string;
 }
 
 /** The docs pages' top bar: a bridge and the name, white on Swagger UI's dark bar. */
@@ -226,8 +228,12 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
     logo: { type: 'image/svg+xml', content: Buffer.from(PONTE_LOGO) },
   });
 
-  app.get('/', { schema: { hide: true } }, async (_request, reply) =>
-    reply
+  const browserHome = options.browserHome;
+  app.get('/', { schema: { hide: true } }, async (request, reply) => {
+    if (browserHome && /text\/html/i.test(String(request.headers.accept ?? '')))
+      return reply.header('vary', 'Accept').redirect(browserHome, 302);
+    return reply
+      .header('vary', 'Accept')
       .type('text/html; charset=utf-8')
       .send(
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(options.title)}</title>` +
@@ -236,8 +242,8 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
           `</head><body><h1>${escapeHtml(options.title)}</h1><p>${escapeHtml(options.description)}</p>` +
           `<p>Version ${escapeHtml(options.version)}.</p><ul><li><a href="docs">API documentation</a></li>` +
           '<li><a href="openapi.json">OpenAPI document</a></li><li><a href="health">Health</a></li></ul></body></html>',
-      ),
-  );
+      );
+  });
 
   if (options.metrics && options.exposeMetrics) {
     const metrics = options.metrics;

@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerWebAssets, WEB_APP_CSP } from './web-assets.js';
+
+// A built app in a folder (as Vite writes it) served under /app: what each kind of file is
+// answered with, and what a path that is not a file gets.
+let dir: string;
+let app: FastifyInstance;
+const PAGE = '<!doctype html><title>app</title><script type="module" src="/app/assets/index-AbC123.js"></script>';
+const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ponte-web-assets-'));
+  fs.mkdirSync(path.join(dir, 'assets'));
+  fs.writeFileSync(path.join(dir, 'index.html'), PAGE);
+  fs.writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  fs.writeFileSync(path.join(dir, 'assets/index-AbC123.js'), SCRIPT);
+  fs.writeFileSync(path.join(dir, 'assets/index-AbC123.js.br'), zlib.brotliCompressSync(SCRIPT));
+  fs.writeFileSync(path.join(dir, 'assets/index-AbC123.js.gz'), zlib.gzipSync(SCRIPT));
+  app = Fastify();
+  app.get('/api/thing', async () => ({ ok: true }));
+  await registerWebAssets(app, { root: dir, prefix: '/app' });
+  await app.ready();
+});
+afterAll(async () => {
+  await app.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a built web app', () => {
+  it('serves hashed files cached for a year, compressed when the browser takes it', async () => {
+    const plain = await app.inject({ url: '/app/assets/index-AbC123.js' });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-type']).toMatch(/javascript/);
+    expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(plain.headers['x-content-type-options']).toBe('nosniff');
+    expect(plain.body).toBe(SCRIPT);
+
+    const br = await app.inject({ url: '/app/assets/index-AbC123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(SCRIPT);
+    const gz = await app.inject({ url: '/app/assets/index-AbC123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    // The compressed copies are not files of the app.
+    expect((await app.inject({ url: '/app/assets/index-AbC123.js.gz' })).statusCode).toBe(404);
+  });
+
+  it('answers the page, revalidated on every load, under a strict policy', async () => {
+    for (const url of ['/app', '/app/', '/app/index.html']) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toBe(PAGE);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['content-security-policy']).toBe(WEB_APP_CSP);
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+    expect(WEB_APP_CSP).toContain("script-src 'self'");
+    expect(WEB_APP_CSP).not.toContain('unsafe-inline');
+    expect(WEB_APP_CSP).toContain("frame-ancestors 'none'");
+  });
+
+  it("answers the page for the app's own paths (history fallback), with their query", async () => {
+    for (const url of [
+      '/app/login',
+      '/app/accounts/12/conversations/7',
+      '/app/login?email=a%40b.test&sso_auth_token=x',
+    ]) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toBe(PAGE);
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('answers 404 for a file that is not there, and leaves other paths alone', async () => {
+    for (const url of ['/app/assets/gone-123.js', '/app/logo.png', '/app/assets/']) {
+      expect((await app.inject({ url })).statusCode, url).toBe(404);
+    }
+    expect((await app.inject({ url: '/api/thing' })).json()).toEqual({ ok: true });
+    expect((await app.inject({ url: '/application' })).statusCode).toBe(404);
+  });
+
+  it('revalidates its other files (not hashed)', async () => {
+    const res = await app.inject({ url: '/app/favicon.svg' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
+});
+
+describe('a web app that is not built', () => {
+  it('answers 503 with a page saying how to build it', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'ponte-web-empty-'));
+    const bare = Fastify();
+    await registerWebAssets(bare, { root: empty, prefix: '/app' });
+    for (const url of ['/app', '/app/login']) {
+      const res = await bare.inject({ url });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toContain('npm run build');
+    }
+    await bare.close();
+    fs.rmSync(empty, { recursive: true, force: true });
+  });
+});

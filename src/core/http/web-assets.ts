@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { escapeHtml, PAGE_HEADERS, renderPage } from './pages.js';
+
+/**
+ * A browser app built by Vite (web/, `npm run build`), served from its folder under dist/web:
+ *
+ * - hashed files (`assets/`, named by their content) are cached for a year and never revalidated;
+ *   compressed copies written at build time (`.br`, `.gz`) are sent to browsers that take them;
+ * - `index.html` is revalidated on every load (`no-cache`), so a new build applies at the next one;
+ * - any other path under the prefix that is not a file (`/app/login`, `/app/accounts/1/...`) gets
+ *   `index.html`: the app's router reads the path (history fallback); a missing file (a path with
+ *   an extension, or under `assets/`) is a 404;
+ * - a strict Content-Security-Policy: scripts, styles, fonts and requests from this origin only,
+ *   no inline script or style, no framing.
+ *
+ * When the folder holds no build, the prefix answers 503 with a page saying how to build it.
+ */
+
+/** The folder of the built browser apps: dist/web at the package's root (this file is three levels down in src/ and dist/). */
+export const BUILT_WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/web');
+
+const YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+/** The policy of the app's pages: everything from this origin; images also from https (avatars) and data/blob URLs (previews). */
+export const WEB_APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "font-src 'self'",
+  "img-src 'self' data: blob: https:",
+  "media-src 'self' blob: https:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Headers of every answer under the prefix. */
+const COMMON_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+};
+
+/** Headers of the app's page. */
+const PAGE_ONLY_HEADERS = {
+  'content-security-policy': WEB_APP_CSP,
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'cache-control': 'no-cache',
+};
+
+export interface WebAssetsOptions {
+  /** The built app's folder (holding index.html and assets/). */
+  root: string;
+  /** The path it is served at, without a trailing slash (`/app`). */
+  prefix: string;
+}
+
+/** Registers the app's files, its history fallback and their headers. */
+export async function registerWebAssets(app: FastifyInstance, options: WebAssetsOptions): Promise<void> {
+  const { root, prefix } = options;
+  const indexFile = path.join(root, 'index.html');
+  const hide = { schema: { hide: true } };
+  if (!fs.existsSync(indexFile)) {
+    const notBuilt = async (_request: FastifyRequest, reply: FastifyReply) => notBuiltPage(reply, root);
+    app.get(prefix, hide, notBuilt);
+    app.get(`${prefix}/*`, hide, notBuilt);
+    return;
+  }
+  const page = fs.readFileSync(indexFile);
+  const hashedDir = path.join(root, 'assets') + path.sep;
+
+  await app.register(fastifyStatic, {
+    root,
+    prefix: `${prefix}/`,
+    // One route per file, found once at start; everything else falls to the routes below.
+    wildcard: false,
+    index: false,
+    preCompressed: true,
+    globIgnore: ['**/*.br', '**/*.gz'],
+    decorateReply: false,
+    cacheControl: false,
+    setHeaders: (res, filePath) => {
+      for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
+      res.setHeader('vary', 'Accept-Encoding');
+      if (filePath === indexFile) {
+        for (const [name, value] of Object.entries(PAGE_ONLY_HEADERS)) res.setHeader(name, value);
+      } else {
+        res.setHeader(
+          'cache-control',
+          filePath.startsWith(hashedDir) ? `public, max-age=${YEAR_SECONDS}, immutable` : 'no-cache',
+        );
+      }
+    },
+  });
+
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    const rest = request.url.split('?')[0].slice(prefix.length);
+    // A file that is not there (`/app/assets/gone.js`, `/app/logo.png`) is not a page of the app.
+    if (rest.startsWith('/assets/') || /\.[A-Za-z0-9]+$/.test(rest)) return reply.callNotFound();
+    return reply
+      .headers({ ...COMMON_HEADERS, ...PAGE_ONLY_HEADERS, 'content-type': 'text/html; charset=utf-8' })
+      .send(page);
+  };
+  app.get(prefix, hide, sendPage);
+  app.get(`${prefix}/*`, hide, sendPage);
+}
+
+function notBuiltPage(reply: FastifyReply, root: string) {
+  const body =
+    `<p>This server has no build of its web app in <code>${escapeHtml(root)}</code>.</p>` +
+    '<p>Build it with <code>npm run build</code> (or <code>npm install</code>, which builds everything), then start the server again.</p>' +
+    '<p class="muted">The API works without it: <a href="/docs">API documentation</a>.</p>';
+  return reply
+    .code(503)
+    .headers({ ...PAGE_HEADERS, 'retry-after': '60' })
+    .send(renderPage({ title: 'The web app is not built', body }));
+}
