@@ -1,7 +1,10 @@
 // Lint rules of the project (npm run lint): typescript-eslint's recommended rules, no import
 // cycles, and the boundaries of docs/ARCHITECTURE.md: core imports no domain, chat and finance
 // never import each other, and no module imports another module's repository (types excepted).
+// The browser apps (web/): eslint-plugin-vue's recommended rules, and web/ imports nothing from
+// the server (src/): its types come from the generated API documents.
 import js from '@eslint/js';
+import vue from 'eslint-plugin-vue';
 import prettier from 'eslint-config-prettier';
 import importPlugin from 'eslint-plugin-import';
 import globals from 'globals';
@@ -26,7 +29,7 @@ const otherRepository = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'web/shared/api/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -63,5 +66,31 @@ export default tseslint.config(
     ['src/finance/**/*.ts'],
     [{ group: ['**/chat/**'], message: 'chat and finance never import each other.' }, otherRepository],
   ),
+  // The browser apps: Vue single-file components parsed with TypeScript, browser globals.
+  ...vue.configs['flat/recommended'],
+  {
+    files: ['web/**/*.vue', 'web/**/*.ts'],
+    ignores: ['web/vite.config.ts', 'web/build/**'],
+    languageOptions: {
+      globals: { ...globals.browser },
+      parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.vue'], sourceType: 'module' },
+    },
+    rules: {
+      // The import plugin's resolver reads the server's tsconfig; the apps' cycles are few and caught in review.
+      'import/no-cycle': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src/**', '../../src/*', '../../../src/*'],
+              message:
+                'The browser apps import nothing from the server: API types come from web/shared/api (npm run api-types).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
 );

@@ -36,7 +36,7 @@ describe('the home page', () => {
     }
   });
 
-  it("sends a browser on to /app, the conversation service's dashboard (the finance service has none yet)", async () => {
+  it('sends a browser on to the dashboard (conversation service); the finance service has none yet', async () => {
     const accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
     const res = await chat.app.inject({ url: '/', headers: { accept } });
     expect(res.statusCode).toBe(302);
@@ -44,6 +44,11 @@ describe('the home page', () => {
     expect(res.headers.location).toBe('app/');
     expect(res.headers.vary).toContain('Accept');
     expect((await finance.app.inject({ url: '/', headers: { accept } })).statusCode).toBe(200);
+    // The dashboard's paths are the app's, not the API's 404.
+    const login = await chat.app.inject({ url: '/app/login', headers: { accept } });
+    expect(login.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(login.statusCode, 'dist/web is built by npm run build (the browser tests build it when stale)').toBe(200);
+    expect(login.headers['content-security-policy']).toContain("script-src 'self'");
   });
 });
 
