@@ -29,6 +29,13 @@ const send = (reply: FastifyReply, status: number, title: string, body: string) 
   reply.code(status).headers(PAGE_HEADERS).send(renderPage({ title, body }));
 const notice = (kind: 'error' | 'ok', text: string) => `<p class="${kind}">${escapeHtml(text)}</p>`;
 
+/**
+ * The dashboard's sign-in page (/app/login), relative to these pages' paths (/auth/password/...),
+ * so that it also works behind a path prefix; `email` fills the address in.
+ */
+const signInHref = (email?: string) => `../../app/login${email ? `?${new URLSearchParams({ email }).toString()}` : ''}`;
+const backToSignIn = `<p class="muted"><a href="${signInHref()}">Back to sign in</a></p>`;
+
 function titleOf(link: LinkPreview): string {
   return link.purpose === 'invitation' && link.accountName ? `Join ${link.accountName}` : 'Choose a new password';
 }
@@ -124,7 +131,8 @@ export const passwordPagesRoutes: ChatRoutes = async (app, { services }) => {
           reply,
           200,
           'Your password is set',
-          notice('ok', `Your password is set. Sign in as ${user.email} with it.`),
+          `<p class="ok">Your password is set. <a href="${escapeHtml(signInHref(user.email))}">Sign in</a> as ` +
+            `${escapeHtml(user.email)} with it.</p>`,
         );
       } catch (err) {
         // A password that does not fit: for a browser, the form again with what to change.
@@ -170,7 +178,7 @@ export const passwordPagesRoutes: ChatRoutes = async (app, { services }) => {
         return send(reply, 422, 'Forgot your password?', forgotForm('Enter the e-mail address you sign in with.'));
       }
       await svc.forgot(email, req.ip, languageOf(req.headers['accept-language']));
-      return send(reply, 200, 'Check your e-mail', notice('ok', `${FORGOT_PASSWORD_MESSAGE}.`));
+      return send(reply, 200, 'Check your e-mail', notice('ok', `${FORGOT_PASSWORD_MESSAGE}.`) + backToSignIn);
     },
   );
 };
@@ -181,7 +189,8 @@ function forgotForm(error?: string): string {
     '<p>Enter the e-mail address you sign in with: a link to choose a new password will be sent to it.</p>' +
     '<form method="post" action="new">' +
     field('email', 'E-mail', 'email', 'required maxlength="255" autocomplete="email"') +
-    '<button type="submit">Send me a link</button></form>'
+    '<button type="submit">Send me a link</button></form>' +
+    backToSignIn
   );
 }
 

@@ -183,7 +183,9 @@ describe('inviting an agent', () => {
     });
     expect(done.status, done.text).toBe(200);
     expect(done.headers['content-security-policy']).toContain("default-src 'none'");
-    expect(done.text).toContain(`Your password is set. Sign in as ${email} with it.`);
+    expect(done.text).toContain(
+      `Your password is set. <a href="../../app/login?email=${encodeURIComponent(email)}">Sign in</a> as ${email} with it.`,
+    );
     expect(await signIn(email, 'a fine new password')).toBe(200);
 
     // Once only: the page, its form and the API all refuse the used link.
@@ -416,6 +418,9 @@ describe('the reset request page', () => {
     expect(unknown.status).toBe(200);
     expect(unknown.text).toBe(known.text);
     expect(known.text).toContain(FORGOT_PASSWORD_MESSAGE);
+    // Both pages lead back to the dashboard's sign-in page (relative to /auth/password/).
+    expect(form.text).toContain('<a href="../../app/login">Back to sign in</a>');
+    expect(known.text).toContain('<a href="../../app/login">Back to sign in</a>');
     // The link arrives, and opens the set-password page.
     const token = tokenIn(await mailTo(user.email));
     expect((await page(ip, token)).status).toBe(200);
