@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshotPath } from './helpers/browser.js';
+import { BROWSER_TESTS, connectBrowser, screenshotPath } from './helpers/browser.js';
 import { buildChatTestApp, type ChatTestApp } from './helpers/test-app.js';
 
 // The docs page as a newcomer opens it: Swagger UI renders the introduction and the operations.
@@ -11,14 +11,14 @@ let base: string;
 beforeAll(async () => {
   t = await buildChatTestApp();
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await launchBrowser();
+  browser = await connectBrowser();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
   await t.close();
 });
 
-describe('the docs page in a browser', () => {
+describe.skipIf(!BROWSER_TESTS)('the docs page in a browser', () => {
   it('shows the getting-started introduction and the operations with their access', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${base}/docs`);

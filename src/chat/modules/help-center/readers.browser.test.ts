@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshotPath } from '../../../../test/helpers/browser.js';
+import { BROWSER_TESTS, connectBrowser, screenshotPath } from '../../../../test/helpers/browser.js';
 import { newAccount } from '../../../../test/helpers/factories.js';
 import { client } from '../../../../test/helpers/http.js';
 import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
@@ -50,14 +50,14 @@ beforeAll(async () => {
   });
   await article({ title: 'Changing your plan', content: 'Plans change at the end of the billing cycle.' });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await launchBrowser();
+  browser = await connectBrowser();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
   await t.close();
 });
 
-describe('the help center in a browser', () => {
+describe.skipIf(!BROWSER_TESTS)('the help center in a browser', () => {
   it('shows the portal home with its categories and articles, styled, and takes a screenshot', async () => {
     const page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
     const violations: string[] = [];

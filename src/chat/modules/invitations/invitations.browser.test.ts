@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshotPath } from '../../../../test/helpers/browser.js';
+import { BROWSER_TESTS, connectBrowser, screenshotPath } from '../../../../test/helpers/browser.js';
 import { newAccount } from '../../../../test/helpers/factories.js';
 import { client } from '../../../../test/helpers/http.js';
 import { TestSmtpServer, type ReceivedEmail } from '../../../../test/helpers/smtp.js';
@@ -18,7 +18,7 @@ beforeAll(async () => {
   smtp = await new TestSmtpServer().start();
   t = await buildChatTestApp({ SMTP_URL: smtp.url }, { background: { pollIntervalMs: 20 } });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await launchBrowser();
+  browser = await connectBrowser();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -36,7 +36,7 @@ async function mailTo(to: string): Promise<ReceivedEmail> {
   throw new Error(`no e-mail to ${to}`);
 }
 
-describe('the set-password page in a browser', () => {
+describe.skipIf(!BROWSER_TESTS)('the set-password page in a browser', () => {
   it('opens from the invitation, takes the password, and shows that it is set', async () => {
     const account = await newAccount(t, 'Acme Support');
     const email = 'paula.browser@example.test';
@@ -75,6 +75,11 @@ describe('the set-password page in a browser', () => {
     await Promise.all([page.waitForURL(`${base}/auth/password/edit`), page.click('button[type=submit]')]);
     expect(await page.locator('h1').innerText()).toBe('Your password is set');
     expect(await page.locator('p.ok').innerText()).toBe(`Your password is set. Sign in as ${email} with it.`);
+    // "Sign in" opens the dashboard's sign-in page with the address filled in.
+    const signInLink = page.getByRole('link', { name: 'Sign in' });
+    expect(new URL((await signInLink.getAttribute('href'))!, page.url()).href).toBe(
+      `${base}/app/login?email=${encodeURIComponent(email)}`,
+    );
     const file = screenshotPath('set-password.png');
     await page.screenshot({ path: file, fullPage: true });
     expect(fs.statSync(file).size).toBeGreaterThan(5_000);
