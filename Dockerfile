@@ -12,6 +12,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The web apps, built by Vite into dist/web (their packages are devDependencies, pruned after).
+COPY web ./web
 RUN npm rebuild better-sqlite3 @node-rs/argon2 \
   && npm run build \
   && npm prune --omit=dev
