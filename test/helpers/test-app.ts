@@ -9,7 +9,13 @@ import { chatMigrations } from '../../src/chat/modules.js';
 import type { ChatDatabase } from '../../src/chat/db/schema.js';
 import { ensurePlatformApp } from '../../src/chat/platform/platform.bootstrap.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { dialectOf, dropPostgresSchema, openDatabase, type DialectName } from '../../src/core/db/database.js';
+import {
+  dialectOf,
+  dropPostgresSchema,
+  openDatabase,
+  type Database,
+  type DialectName,
+} from '../../src/core/db/database.js';
 import { migrateToLatest } from '../../src/core/db/migrator.js';
 import type { App } from '../../src/core/http/app-base.js';
 import type { Metrics } from '../../src/core/http/metrics.js';
@@ -43,6 +49,8 @@ export interface TestDatabase<DB> {
   /** PostgreSQL only: the schema of this test database. */
   schema?: string;
   dataDir: string;
+  /** SQLite only: calls `observer` after each group commit (database.ts). */
+  observeCommits?: Database<DB>['observeCommits'];
   close(): Promise<void>;
 }
 
@@ -78,6 +86,7 @@ export async function openTestDatabase<DB>(label: string, shared?: TestDatabase<
     dialect: database.dialect,
     url,
     dataDir,
+    observeCommits: database.observeCommits,
     async close() {
       await database.close();
       if (owner) fs.rmSync(dataDir, { recursive: true, force: true });

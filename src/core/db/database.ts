@@ -3,7 +3,12 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, type KyselyConfig } from 'kysely';
 import type pg from 'pg';
-import { GroupCommitDriver, GroupCommitSqliteDialect, type GroupCommitStats } from './group-commit.js';
+import {
+  GroupCommitDriver,
+  GroupCommitSqliteDialect,
+  type CommitObserver,
+  type GroupCommitStats,
+} from './group-commit.js';
 import { nameStatements } from './pg-statements.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -14,6 +19,8 @@ export interface Database<DB> {
   readonly dialect: DialectName;
   /** SQLite: how many commits the group-commit driver made for how many transactions. */
   readonly groupCommit?: GroupCommitStats;
+  /** SQLite: calls `observer` after each group commit (or its failure); returns the unsubscribe. */
+  observeCommits?(observer: CommitObserver): () => void;
   close(): Promise<void>;
 }
 
@@ -189,6 +196,7 @@ function openSqlite<DB>(url: string, options: OpenOptions): Database<DB> {
     db,
     dialect: 'sqlite',
     groupCommit: file.driver.stats,
+    observeCommits: (observer) => file.driver.observeCommits(observer),
     async close() {
       await db.destroy();
       file.close();

@@ -150,6 +150,51 @@ describe('group commit (SQLite)', () => {
     expect(committed().sort()).toEqual(['fast', 'slow', 'slow, second row']);
   });
 
+  it("a transaction's error is answered only after the batch it read from committed", async () => {
+    // A versioned move: the winner writes version 2; the loser, in the same batch, reads version 2
+    // and refuses with it. The refusal names a version that must be on disk when it leaves.
+    await db.insertInto('notes').values({ id: 1, body: 'version 1' }).execute();
+    const order: string[] = [];
+    const stop = database.observeCommits!(({ error }) => order.push(error ? 'commit failed' : 'commit'));
+    const move = (expected: string) =>
+      db.transaction().execute(async (trx) => {
+        const { body } = await trx.selectFrom('notes').select('body').where('id', '=', 1).executeTakeFirstOrThrow();
+        if (body !== expected) throw new Error(`stale: the note is now ${body}`);
+        await trx.updateTable('notes').set({ body: 'version 2' }).where('id', '=', 1).execute();
+      });
+    const results = await Promise.allSettled([
+      move('version 1').then(() => order.push('winner answered')),
+      move('version 1').catch((err: Error) => {
+        order.push('loser answered');
+        expect(committed()).toEqual(['version 2']);
+        throw err;
+      }),
+    ]);
+    stop();
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe('stale: the note is now version 2');
+    expect(order).toEqual(['commit', 'winner answered', 'loser answered']);
+  });
+
+  it('when the batch fails to commit, a transaction that failed in it gets the commit error, not its own', async () => {
+    await db.insertInto('notes').values({ id: 1, body: 'version 1' }).execute();
+    await db.insertInto('parents').values({ id: 1 }).execute();
+    const results = await Promise.allSettled([
+      db
+        .transaction()
+        .execute((trx) => trx.updateTable('notes').set({ body: 'version 2' }).where('id', '=', 1).execute()),
+      db.transaction().execute(async (trx) => {
+        const { body } = await trx.selectFrom('notes').select('body').where('id', '=', 1).executeTakeFirstOrThrow();
+        throw new Error(`stale: the note is now ${body}`);
+      }),
+      // A deferred foreign key fails the batch's COMMIT.
+      db.transaction().execute((trx) => trx.insertInto('children').values({ id: 1, parent_id: 99 }).execute()),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    // "version 2" never committed: nobody is told about it.
+    expect((results[1] as PromiseRejectedResult).reason.code).toBe('SQLITE_CONSTRAINT_FOREIGNKEY');
+    expect(committed()).toEqual(['version 1']);
+  });
+
   it('a PRAGMA commits the open batch first and runs outside it', async () => {
     const write = insertNote('before pragma');
     const pragma = sql`pragma foreign_keys`.execute(db);

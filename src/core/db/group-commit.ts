@@ -27,7 +27,9 @@ import {
  *   acknowledges anything before it is on disk; if that COMMIT fails, every transaction of the
  *   batch fails (none of them was acknowledged, and none of their rows is left behind);
  * - a transaction that throws is rolled back to its savepoint: its own changes go, the batch and
- *   the other transactions in it keep theirs;
+ *   the other transactions in it keep theirs. Its error too settles only after the batch's COMMIT
+ *   (and becomes the COMMIT's error if that fails): an error answer may tell what it read of the
+ *   others' work (a 409 naming the version another move just wrote), which must be durable first;
  * - a query outside any transaction that runs while a batch is open (a plain read, or a single
  *   write) sees the batch's work, so it too answers only after the batch committed: nothing that
  *   left the process ever showed data that was not yet durable;
@@ -60,6 +62,16 @@ function newBatch(): Batch {
   return { committed, resolve, reject };
 }
 
+/** What a batch's COMMIT came to: told to observers (tests order answers against it). */
+export interface CommitOutcome {
+  /** Transactions and single statements of the batch (a rolled-back transaction is not counted). */
+  members: number;
+  /** Set when the COMMIT failed: every member failed with it. */
+  error?: unknown;
+}
+
+export type CommitObserver = (outcome: CommitOutcome) => void;
+
 /** What the driver counts, for tests and the benchmark. */
 export interface GroupCommitStats {
   /** Batches committed. */
@@ -81,6 +93,7 @@ export class GroupCommitDriver implements Driver {
   #mustAwait: Promise<void> | undefined;
   #flushScheduled = false;
   #flushOnRelease = false;
+  readonly #observers = new Set<CommitObserver>();
 
   constructor(native: SqliteDatabase.Database) {
     this.#native = native;
@@ -88,6 +101,12 @@ export class GroupCommitDriver implements Driver {
       executeQuery: <R>(q: CompiledQuery) => this.#execute(q) as Promise<QueryResult<R>>,
       streamQuery: <R>(q: CompiledQuery) => this.#stream(q) as AsyncIterableIterator<QueryResult<R>>,
     };
+  }
+
+  /** Calls `observer` after every batch's COMMIT (or its failure), before anyone is answered; returns the unsubscribe. */
+  observeCommits(observer: CommitObserver): () => void {
+    this.#observers.add(observer);
+    return () => this.#observers.delete(observer);
   }
 
   /** Opened by its owner (database.ts), which may hand it to several Kysely instances. */
@@ -132,7 +151,9 @@ export class GroupCommitDriver implements Driver {
     if (!batch || !this.#native.inTransaction) return;
     this.#run(`rollback to ${MEMBER}`);
     this.#run(`release ${MEMBER}`);
-    // Nothing of this transaction remains; it waits for nobody. The batch still commits the others.
+    // Nothing of this transaction remains, but what it read of the others' work may be in its error:
+    // the error is answered once the batch committed (or replaced by the COMMIT's own failure).
+    this.#mustAwait = batch.committed;
     this.#scheduleFlush();
   }
 
@@ -252,16 +273,23 @@ export class GroupCommitDriver implements Driver {
     const batch = this.#batch;
     if (!batch) return;
     this.#batch = undefined;
+    const members = this.#batchMembers;
     try {
       this.#native.prepare('commit').run();
     } catch (error) {
       if (this.#native.inTransaction) this.#native.prepare('rollback').run();
+      this.#tell({ members, error });
       batch.reject(error);
       return;
     }
     this.stats.commits += 1;
-    this.stats.members += this.#batchMembers;
+    this.stats.members += members;
+    this.#tell({ members });
     batch.resolve();
+  }
+
+  #tell(outcome: CommitOutcome): void {
+    for (const observer of this.#observers) observer(outcome);
   }
 
   /**
@@ -273,6 +301,7 @@ export class GroupCommitDriver implements Driver {
     if (!batch || this.#native.inTransaction) return;
     this.#batch = undefined;
     this.#inTransaction = false;
+    this.#tell({ members: this.#batchMembers, error });
     batch.reject(error);
   }
 }

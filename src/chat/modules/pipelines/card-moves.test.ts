@@ -1,5 +1,7 @@
+import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/test-app.js';
+import { buildChatTestApp, testDialect, type ChatTestApp } from '../../../../test/helpers/test-app.js';
+import { sqlitePath } from '../../../core/db/database.js';
 import { client } from '../../../../test/helpers/http.js';
 import { newAccount, newAgent, type TestAccount } from '../../../../test/helpers/factories.js';
 import { cardEvents, newCard, newPipeline, pipelineState, stageCounts } from '../../../../test/helpers/pipelines.js';
@@ -102,6 +104,46 @@ describe('move_to_stage', () => {
       expect(stageChanges).toHaveLength(1);
     }
   });
+
+  it.skipIf(testDialect !== 'sqlite')(
+    "answers the loser's 409 only once the winning move is on disk (group commit)",
+    async () => {
+      // Both moves run in one batch: the loser reads stage_version 2 before the batch commits, and
+      // its 409 names that version. Decision 0007: nothing leaving the process shows uncommitted data.
+      const disk = new SqliteDatabase(sqlitePath(t.database.url), { readonly: true });
+      const onDisk = (id: number) =>
+        (disk.prepare('select stage_version from pipeline_cards where id = ?').get(id) as { stage_version: number })
+          .stage_version;
+      const pipeline = await newPipeline(t, account);
+      const [, qualified, proposal] = pipeline.stages;
+      const order: string[] = [];
+      const stop = t.database.observeCommits!(({ members }) => order.push(`commit of ${members}`));
+      try {
+        for (let round = 0; round < 5; round++) {
+          const card = await newCard(t, account, pipeline);
+          const url = `${account.path}/pipeline_cards/${card.id}/move_to_stage`;
+          const agent = client(t.app, account.admin.token);
+          order.length = 0;
+          const answered = (res: { status: number; body: any }) => {
+            order.push(String(res.status));
+            if (res.status === 409) expect(onDisk(card.id)).toBe(2);
+            return res;
+          };
+          const answers = await Promise.all([
+            agent.post(url, { pipeline_stage: qualified.id, expected_version: 1 }).then(answered),
+            agent.post(url, { pipeline_stage: proposal.id, expected_version: 1 }).then(answered),
+          ]);
+          expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+          expect(answers.find((a) => a.status === 409)!.body.details[0].message).toContain('2');
+          // Each answer follows a commit; the 409 never comes first.
+          expect(order[0]).toMatch(/^commit/);
+        }
+      } finally {
+        stop();
+        disk.close();
+      }
+    },
+  );
 
   it('moves to a stage of another pipeline of the account (the card changes pipeline)', async () => {
     const from = await newPipeline(t, account, ['A', 'B']);
