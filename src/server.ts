@@ -37,7 +37,8 @@ function checkDataDir(dir: string): void {
 
 /** One process per SQLite database (several instances need PostgreSQL). */
 function lockIfSqlite(url: string, service: string): InstanceLock | null {
-  return dialectOf(url) === 'sqlite' ? lockSqliteFile(sqlitePath(url), service) : null;
+  if (dialectOf(url) !== 'sqlite' || sqlitePath(url) === ':memory:') return null;
+  return lockSqliteFile(sqlitePath(url), service);
 }
 
 // Each service's code is loaded only when it runs: `server.js chat` does not pay for the finance

@@ -152,8 +152,21 @@ describe.skipIf(testDialect !== 'sqlite')('server process', () => {
         first.child.kill('SIGTERM');
       }
       expect(await first.exited).toBe(0);
-      // Stopped cleanly: the lock is gone, and a new start takes the files.
-      expect(fs.readdirSync(own).filter((f) => f.endsWith('.lock'))).toEqual([]);
+      // The lock ended with its process (its file stays): a new start takes the files, and so does
+      // a start right after a kill -9, before the killed process is reaped (the lock trusts no pid).
+      const env = { DATA_DIR: own, CHAT_PORT: String(chatPort), FINANCE_PORT: String(chatPort + 1) };
+      const third = start(env);
+      expect((await waitFor(`http://127.0.0.1:${chatPort}/health`)).status).toBe(200);
+      third.child.kill('SIGKILL');
+      const fourth = start(env);
+      try {
+        await third.exited;
+        expect((await waitFor(`http://127.0.0.1:${chatPort + 1}/health`)).status).toBe(200);
+        expect(fourth.output()).not.toContain('in use by another Ponte process');
+      } finally {
+        fourth.child.kill('SIGTERM');
+      }
+      expect(await fourth.exited).toBe(0);
     } finally {
       fs.rmSync(own, { recursive: true, force: true });
     }
