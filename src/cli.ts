@@ -68,7 +68,7 @@ async function withChat<T>(
     preparedStatements: config.preparedStatements,
   });
   try {
-    await migrateToLatest(database.db, database.dialect, chatMigrations);
+    await migrateToLatest(database.db, database.dialect, chatMigrations, { service: 'conversation' });
     const deps: ChatDeps = {
       db: database.db,
       dialect: database.dialect,
@@ -86,7 +86,7 @@ async function withFinance<T>(config: Config, fn: (deps: FinanceDeps) => Promise
     preparedStatements: config.preparedStatements,
   });
   try {
-    await migrateToLatest(database.db, database.dialect, financeMigrations);
+    await migrateToLatest(database.db, database.dialect, financeMigrations, { service: 'finance' });
     return await fn({
       db: database.db,
       dialect: database.dialect,

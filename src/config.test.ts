@@ -29,6 +29,16 @@ describe('configuration', () => {
     }
   });
 
+  it('refuses one database for both services, saying each needs its own', () => {
+    const url = 'postgres://u:p@db:5432/ponte';
+    expect(refused({ CHAT_DATABASE_URL: url, FINANCE_DATABASE_URL: url })).toContain(
+      'CHAT_DATABASE_URL and FINANCE_DATABASE_URL name the same database: each service needs its own database (or PostgreSQL schema)',
+    );
+    expect(loadConfig({ CHAT_DATABASE_URL: url, FINANCE_DATABASE_URL: `${url}_finance` }).finance.databaseUrl).toBe(
+      `${url}_finance`,
+    );
+  });
+
   it('reads PG_PREPARED_STATEMENTS: on unless set to off', () => {
     expect(loadConfig({}).preparedStatements).toBe(true);
     expect(loadConfig({ PG_PREPARED_STATEMENTS: 'off' }).preparedStatements).toBe(false);

@@ -180,6 +180,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrlProblem('CHAT_DATABASE_URL', parsed.CHAT_DATABASE_URL),
     databaseUrlProblem('FINANCE_DATABASE_URL', parsed.FINANCE_DATABASE_URL),
     trustProxyProblem(parsed.TRUST_PROXY),
+    sharedDatabaseProblem(parsed.CHAT_DATABASE_URL, parsed.FINANCE_DATABASE_URL),
   ].filter((p): p is string => p !== null);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   const dataDir = path.resolve(parsed.DATA_DIR);
@@ -247,6 +248,12 @@ function databaseUrlProblem(name: string, url: string | undefined): string | nul
   if (scheme === undefined || ['postgres', 'postgresql', 'sqlite', 'file'].includes(scheme)) return null;
   if (scheme.length === 1 && /^[a-z]:[\\/]/i.test(url)) return null; // a Windows drive letter
   return `${name}: the scheme ${scheme}:// is not supported; use postgres://user:pass@host:5432/db, sqlite://path/to/file.sqlite or a file path`;
+}
+
+/** The two services keep different tables under the same names: one database (or schema) each. */
+function sharedDatabaseProblem(chat: string | undefined, finance: string | undefined): string | null {
+  if (chat === undefined || chat !== finance) return null;
+  return 'CHAT_DATABASE_URL and FINANCE_DATABASE_URL name the same database: each service needs its own database (or PostgreSQL schema), e.g. postgres://db/ponte_chat and postgres://db/ponte_finance';
 }
 
 function trustProxyProblem(value: string): string | null {

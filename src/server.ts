@@ -4,7 +4,7 @@ import type { ChatDatabase } from './chat/db/schema.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { dialectOf, openDatabase, sqlitePath, type Database } from './core/db/database.js';
 import { InstanceLockError, lockSqliteFile, type InstanceLock } from './core/db/instance-lock.js';
-import { migrateToLatest } from './core/db/migrator.js';
+import { ForeignDatabaseError, migrateToLatest, prepareDatabase } from './core/db/migrator.js';
 import type { App } from './core/http/app-base.js';
 import type { Metrics } from './core/http/metrics.js';
 import type { Logger } from 'pino';
@@ -54,8 +54,14 @@ async function startChat(config: Config, logger: Logger, metrics?: Metrics): Pro
   const database = await openDatabase<ChatDatabase>(config.chat.databaseUrl, {
     preparedStatements: config.preparedStatements,
   });
-  await migrateToLatest(database.db, database.dialect, chatMigrations);
-  const platform = await ensurePlatformApp(database.db, config.chat.platformToken);
+  // Instances starting together on one database migrate and bootstrap one after the other.
+  const platform = await prepareDatabase(
+    database.db,
+    database.dialect,
+    chatMigrations,
+    (db) => ensurePlatformApp(db, config.chat.platformToken),
+    { service: 'conversation' },
+  );
   if (platform.token) {
     // Printed once, on the first start of an empty database; it is not logged again.
     process.stdout.write(
@@ -88,7 +94,7 @@ async function startFinance(config: Config, logger: Logger, metrics?: Metrics): 
   const database = await openDatabase<FinanceDatabase>(config.finance.databaseUrl, {
     preparedStatements: config.preparedStatements,
   });
-  await migrateToLatest(database.db, database.dialect, financeMigrations);
+  await migrateToLatest(database.db, database.dialect, financeMigrations, { service: 'finance' });
   metrics?.addSource('finance', database.db);
   const app = await buildFinanceApp({
     db: database.db,
@@ -176,10 +182,12 @@ async function main() {
     if (arg === 'all' || arg === 'chat') running.push(await startChat(config, logger, metrics));
     if (arg === 'all' || arg === 'finance') running.push(await startFinance(config, logger, metrics));
   } catch (err) {
-    if (err instanceof InstanceLockError) process.stderr.write(`${err.message}\n`);
+    // A refusal that says what to do is printed as it is; anything else is a crash, logged.
+    const refused = err instanceof InstanceLockError || err instanceof ForeignDatabaseError;
+    if (refused) process.stderr.write(`${err.message}\n`);
     else logger.fatal({ err }, 'failed to start');
     await closeAll();
-    process.exit(err instanceof InstanceLockError ? 2 : 1);
+    process.exit(refused ? 2 : 1);
   }
 }
 

@@ -119,6 +119,29 @@ describe.skipIf(testDialect !== 'sqlite')('server process', () => {
     expect(scheme.output()).toMatch(/CHAT_DATABASE_URL: the scheme mysql:\/\/ is not supported/);
   });
 
+  it("stops before touching the other service's database, saying each service needs its own", async () => {
+    const own = fs.mkdtempSync(path.join(os.tmpdir(), 'ponte-foreign-'));
+    try {
+      const chatPort = port();
+      const chat = start({ DATA_DIR: own, CHAT_PORT: String(chatPort) }, ['chat']);
+      expect((await waitFor(`http://127.0.0.1:${chatPort}/health`)).status).toBe(200);
+      chat.child.kill('SIGTERM');
+      expect(await chat.exited).toBe(0);
+      const chatFile = path.join(own, 'chat.sqlite');
+      const finance = start(
+        { DATA_DIR: own, FINANCE_PORT: String(chatPort + 1), FINANCE_DATABASE_URL: `sqlite://${chatFile}` },
+        ['finance'],
+      );
+      expect(await finance.exited).toBe(2);
+      expect(finance.output()).toContain(
+        "The finance service's database holds another service's data (its migrations 0002_contacts, 0003_webhooks",
+      );
+      expect(finance.output()).toContain('Each service needs its own database (or PostgreSQL schema)');
+    } finally {
+      fs.rmSync(own, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a DATA_DIR it cannot write, naming the path', async () => {
     const file = path.join(dataDir, 'not-a-directory');
     fs.writeFileSync(file, 'x');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../../test/helpers/test-app.js';
-import { migrateToLatest, type PortableMigration } from './migrator.js';
+import { ForeignDatabaseError, migrateToLatest, type PortableMigration } from './migrator.js';
 
 const table = (name: string): PortableMigration => ({
   up: (db) =>
@@ -35,5 +35,37 @@ describe('migrateToLatest', () => {
     );
     expect(names).toEqual(['0001_core', '0100_module', '0120_late']);
     await database.db.selectFrom('module_t').selectAll().execute();
+  });
+
+  it("refuses another service's database, and a newer version's, saying which and what to do", async () => {
+    const other = await openTestDatabase<any>('migrator_other');
+    try {
+      const theirs = {
+        '0001_core': table('their_core'),
+        '0002_contacts': table('their_contacts'),
+        '0003_webhooks': table('their_webhooks'),
+        '0004_inboxes': table('their_inboxes'),
+        '0005_teams': table('their_teams'),
+      };
+      await migrateToLatest(other.db, other.dialect, theirs);
+      const ours = { '0001_core': table('our_core'), '0002_identity': table('our_identity') };
+      const refusal = migrateToLatest(other.db, other.dialect, ours, { service: 'finance' });
+      await expect(refusal).rejects.toThrow(ForeignDatabaseError);
+      await expect(refusal).rejects.toThrow(
+        "The finance service's database holds another service's data (its migrations 0002_contacts, 0003_webhooks, " +
+          "0004_inboxes and 1 more are not this service's). Each service needs its own database (or PostgreSQL schema)",
+      );
+      // Nothing of ours was created.
+      await expect(other.db.selectFrom('our_identity').selectAll().execute()).rejects.toThrow();
+
+      // Most of what it ran is known here: a newer version migrated it.
+      const older = { ...theirs } as Record<string, PortableMigration>;
+      delete older['0005_teams'];
+      await expect(migrateToLatest(other.db, other.dialect, older, { service: 'conversation' })).rejects.toThrow(
+        "The conversation service's database was migrated by a newer version of Ponte (migrations 0005_teams are unknown to this one)",
+      );
+    } finally {
+      await other.close();
+    }
   });
 });
