@@ -21,6 +21,7 @@ import { MAX_JSON_DEPTH, nestingDepthExceeds } from './body-shape.js';
 import { HttpError } from './errors.js';
 import type { Metrics } from './metrics.js';
 import { installErrorHandling, type ErrorFormatter } from './error-handler.js';
+import { StorageHealth } from './storage-health.js';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -183,7 +184,18 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
     return parseJson(request, text, done);
   });
 
-  installErrorHandling(app, options.errorBody);
+  // A full storage refuses writes with 503 (error-handler.ts); /health and /metrics report it, and
+  // the next write that goes through clears it.
+  const storage = new StorageHealth();
+  installErrorHandling(app, options.errorBody, {
+    onStorageFull: () => {
+      storage.refused();
+      options.metrics?.countStorageFull(options.service ?? 'app');
+    },
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode < 400 && !['GET', 'HEAD', 'OPTIONS'].includes(request.method)) storage.wrote();
+  });
 
   app.addHook('preValidation', async (request) => {
     // No string of a request carries NUL: PostgreSQL cannot store it in text, and no field needs it.
@@ -261,12 +273,21 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
       schema: {
         tags: ['health'],
         summary: 'Liveness and database check',
-        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+        description:
+          '200 while the service can serve: `ok`, or `degraded` with its reasons (`storage_full`: writes ' +
+          'were refused because the disk or database is full; reads still work and a restart would not help).',
+        response: {
+          200: Type.Object({
+            status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+            reasons: Type.Optional(Type.Array(Type.String())),
+          }),
+        },
       },
     },
     async () => {
       await options.healthCheck();
-      return { status: 'ok' as const };
+      const reasons = storage.reasons();
+      return reasons.length > 0 ? { status: 'degraded' as const, reasons } : { status: 'ok' as const };
     },
   );
 

@@ -3,6 +3,7 @@ import type { ErrorObject } from 'ajv';
 import { HttpError, type FieldProblem } from './errors.js';
 import { languageOf, type Language } from '../i18n/language.js';
 import { humanize } from './validation-messages.js';
+import { isStorageFull, STORAGE_FULL_RETRY_AFTER_SECONDS } from './storage-health.js';
 
 /** Renders an error body in a service's own format (chat and finance differ). */
 export type ErrorFormatter = (status: number, code: string, message: string, details?: FieldProblem[]) => unknown;
@@ -38,6 +39,8 @@ interface Mapped {
   headers?: Record<string, string>;
 }
 
+const STORAGE_FULL_MESSAGE = "The server's storage is full, so nothing was saved; try again later";
+
 /**
  * The generic refusals in Brazilian Portuguese, when the request asks for it (Accept-Language) and
  * the message is the generic one; messages a service wrote for one case stay as written.
@@ -49,6 +52,9 @@ const GENERIC_PT: Record<string, Record<string, string>> = {
   malformed_body: { 'The request body is not valid JSON': 'O corpo da requisição não é um JSON válido' },
   conflict: { 'A record with the same unique value already exists': 'Já existe um registro com o mesmo valor único' },
   internal_error: { 'Internal server error': 'Erro interno do servidor' },
+  storage_full: {
+    [STORAGE_FULL_MESSAGE]: 'O armazenamento do servidor está cheio, então nada foi salvo; tente novamente mais tarde',
+  },
 };
 
 function translated(mapped: Mapped, language: Language): Mapped {
@@ -75,6 +81,14 @@ function mapAnyError(err: FastifyError | Error, language: Language): Mapped {
     const lead = language === 'pt-BR' ? 'Requisição inválida' : 'Invalid request';
     return { status: 422, code: 'validation_failed', message: `${lead}: ${summary}`, details };
   }
+  // Operational, not a bug (decisions §2): the request changed nothing and may be sent again.
+  if (isStorageFull(err))
+    return {
+      status: 503,
+      code: 'storage_full',
+      message: STORAGE_FULL_MESSAGE,
+      headers: { 'retry-after': String(STORAGE_FULL_RETRY_AFTER_SECONDS) },
+    };
   if (isUniqueViolation(err))
     return { status: 409, code: 'conflict', message: 'A record with the same unique value already exists' };
   if (isForeignKeyViolation(err))
@@ -107,10 +121,16 @@ function mapAnyError(err: FastifyError | Error, language: Language): Mapped {
   return { status: 500, code: 'internal_error', message: 'Internal server error' };
 }
 
+export interface ErrorHooks {
+  /** A request was refused with 503 storage_full (health and metrics count it). */
+  onStorageFull?(): void;
+}
+
 /** Installs the one error handler and the 404 handler of a service. */
-export function installErrorHandling(app: FastifyInstance, format: ErrorFormatter): void {
+export function installErrorHandling(app: FastifyInstance, format: ErrorFormatter, hooks: ErrorHooks = {}): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const mapped = mapError(err, languageOf(request.headers['accept-language']));
+    if (mapped.code === 'storage_full') hooks.onStorageFull?.();
     // Every refusal says why in the log line (code and message; never the body, which may hold secrets).
     if (mapped.status >= 500) request.log.error({ err, statusCode: mapped.status }, 'request failed');
     else request.log.info({ statusCode: mapped.status, code: mapped.code, reason: mapped.message }, 'request refused');

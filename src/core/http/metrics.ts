@@ -12,6 +12,7 @@ export class Metrics {
   readonly registry = new client.Registry();
   private readonly sources: { service: string; db: Kysely<any> }[] = [];
   private readonly httpDuration: client.Histogram<'service' | 'method' | 'route' | 'status_code'>;
+  private readonly storageFull: client.Counter<'service'>;
 
   constructor() {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'ponte_' });
@@ -20,6 +21,12 @@ export class Metrics {
       help: 'HTTP request latency by service, route and status',
       labelNames: ['service', 'method', 'route', 'status_code'],
       buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+      registers: [this.registry],
+    });
+    this.storageFull = new client.Counter({
+      name: 'ponte_storage_full_total',
+      help: 'Requests refused with 503 storage_full because the disk or database is full',
+      labelNames: ['service'],
       registers: [this.registry],
     });
     const sources = this.sources;
@@ -88,6 +95,7 @@ export class Metrics {
 
   /** Times every request of the app under its route pattern (never the raw URL: bounded labels). */
   instrument(app: FastifyInstance, service: string): void {
+    this.storageFull.inc({ service }, 0); // the series exists from the start (alerts on its rate)
     app.addHook('onResponse', async (request, reply) => {
       const route = request.routeOptions.url ?? 'unmatched';
       this.httpDuration.observe(
@@ -95,6 +103,11 @@ export class Metrics {
         reply.elapsedTime / 1000,
       );
     });
+  }
+
+  /** Counts a request refused because the storage is full. */
+  countStorageFull(service: string): void {
+    this.storageFull.inc({ service });
   }
 
   /** The exposition text and its content type. */

@@ -313,7 +313,8 @@ function toHttpError(err: unknown, maxFiles: number, maxFileBytes: number): unkn
     default:
       break;
   }
-  // A failing disk (ENOSPC, EACCES…) is the server's fault: let it surface as a 500.
+  // A failing disk is the server's: a full one (ENOSPC) answers 503 storage_full, anything else
+  // (EACCES…) surfaces as a 500.
   if (e?.syscall) return err;
   // Anything else comes from the parser or the client's stream: bad boundary, a part cut short,
   // invalid JSON field, a prototype field name, an aborted upload.

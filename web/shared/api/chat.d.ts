@@ -30315,7 +30315,7 @@ export interface paths {
         };
         /**
          * Liveness and database check
-         * @description Liveness and database check.
+         * @description 200 while the service can serve: `ok`, or `degraded` with its reasons (`storage_full`: writes were refused because the disk or database is full; reads still work and a restart would not help).
          *
          *     **Access:** Any member of the account (agent or administrator).
          */
@@ -30335,8 +30335,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @enum {string} */
-                            status: "ok";
+                            reasons?: string[];
+                            status: "ok" | "degraded";
                         };
                     };
                 };

@@ -9094,7 +9094,7 @@ export interface paths {
         };
         /**
          * Liveness and database check
-         * @description Liveness and database check.
+         * @description 200 while the service can serve: `ok`, or `degraded` with its reasons (`storage_full`: writes were refused because the disk or database is full; reads still work and a restart would not help).
          *
          *     **Access:** Any member's access token (of the token's account).
          */
@@ -9114,8 +9114,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @enum {string} */
-                            status: "ok";
+                            reasons?: string[];
+                            status: "ok" | "degraded";
                         };
                     };
                 };
