@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
@@ -11,6 +12,7 @@ import {
   jsonOrMultipartBody,
   readJsonOrMultipart,
   readMultipart,
+  MAX_FILE_BYTES,
   registerMultipart,
 } from './multipart.js';
 import { unprocessable } from './errors.js';
@@ -320,6 +322,149 @@ describe('readMultipart', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+/** A multipart body streamed from parts: text fields, and files given as a size (zero bytes). */
+function* formParts(boundary: string, parts: ({ field: string; value: string } | { file: string; bytes: number })[]) {
+  const chunk = Buffer.alloc(64 * 1024, 0x61);
+  for (const part of parts) {
+    if ('field' in part) {
+      yield Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"\r\n\r\n${part.value}\r\n`,
+      );
+      continue;
+    }
+    yield Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file[]"; filename="${part.file}"\r\n` +
+        'Content-Type: application/pdf\r\n\r\n',
+    );
+    for (let sent = 0; sent < part.bytes; sent += chunk.length)
+      yield chunk.subarray(0, Math.min(chunk.length, part.bytes - sent));
+    yield Buffer.from('\r\n');
+  }
+  yield Buffer.from(`--${boundary}--\r\n`);
+}
+
+interface Upload {
+  status: number;
+  body: any;
+  connection: string | undefined;
+  /** Body bytes the client had written when the answer arrived. */
+  sentWhenAnswered: number;
+  /** Resolves when the server closed the connection. */
+  closed: Promise<void>;
+}
+
+/**
+ * Streams `body` as fast as the connection takes it (chunked unless `contentLength` is given) and
+ * stops sending once the answer arrives; the socket is left open for the server to close.
+ */
+function upload(address: URL, route: string, body: Iterable<Buffer>, contentLength?: number): Promise<Upload> {
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const req = http.request({
+      host: address.hostname,
+      port: address.port,
+      path: route,
+      method: 'POST',
+      agent: false,
+      headers: {
+        'content-type': 'multipart/form-data; boundary=XyZ',
+        ...(contentLength !== undefined ? { 'content-length': String(contentLength) } : {}),
+      },
+    });
+    const closed = new Promise<void>((done) => req.once('close', () => done()));
+    req.on('error', () => {}); // the server may close while we write: expected after its answer
+    req.on('response', (res) => {
+      answered = true;
+      const sentWhenAnswered = sent;
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          body: JSON.parse(text),
+          connection: res.headers.connection,
+          sentWhenAnswered,
+          closed,
+        }),
+      );
+    });
+    req.flushHeaders();
+    const parts = body[Symbol.iterator]();
+    const pump = () => {
+      for (;;) {
+        if (answered) return;
+        const next = parts.next();
+        if (next.done) return; // the whole body went out; the socket stays open
+        sent += next.value.length;
+        if (!req.write(next.value)) return void req.once('drain', pump);
+      }
+    };
+    if (contentLength === undefined || contentLength > 0) setImmediate(pump);
+    req.once('error', (err) => {
+      if (!answered) reject(err);
+    });
+  });
+}
+
+describe('refusing an upload too large early', () => {
+  let server: App;
+  let address: URL;
+  beforeAll(async () => {
+    server = await createBaseApp({
+      title: 't',
+      description: 't',
+      version: '0',
+      logger: false,
+      errorBody: chatErrorBody,
+      healthCheck: async () => {},
+    });
+    await registerMultipart(server);
+    server.post('/raw', { config: { multipart: true } }, async (req) => readMultipart(req, store));
+    server.post('/small', { config: { multipart: true } }, async (req) =>
+      readMultipart(req, store, { maxFiles: 1, maxFileBytes: 1024 * 1024 }),
+    );
+    address = new URL(await server.listen({ port: 0, host: '127.0.0.1' }));
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('refuses a 100 MB file after about 40 MB, and closes the connection', { timeout: 30_000 }, async () => {
+    const res = await upload(address, '/raw', formParts('XyZ', [{ file: 'huge.pdf', bytes: 100 * 1024 * 1024 }]));
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: 'Each attachment may be at most 40 MB', code: 'payload_too_large' });
+    expect(res.connection).toBe('close');
+    // What the client had sent when the answer came: the 40 MB, plus what the sockets' buffers held.
+    expect(res.sentWhenAnswered).toBeGreaterThan(MAX_FILE_BYTES);
+    expect(res.sentWhenAnswered).toBeLessThan(MAX_FILE_BYTES + 16 * 1024 * 1024);
+    await res.closed;
+    expect(filesOnDisk()).toEqual([]);
+  });
+
+  it('refuses a request whose Content-Length passes the total before reading any of it', async () => {
+    const declared = 15 * MAX_FILE_BYTES + 5 * 1024 * 1024;
+    const res = await upload(address, '/raw', [], declared);
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: 'The request may be at most 604 MB', code: 'payload_too_large' });
+    expect(res.sentWhenAnswered).toBe(0);
+    expect(res.connection).toBe('close');
+    await res.closed;
+  });
+
+  it('refuses a request (without Content-Length) as soon as it passes the total', { timeout: 30_000 }, async () => {
+    // At most one file of 1 MB: 5 MB in all. Fields under their own 1 MB limit add up past it.
+    const fields = Array.from({ length: 20 }, (_, i) => ({ field: `note${i}`, value: 'n'.repeat(900 * 1024) }));
+    const res = await upload(address, '/small', formParts('XyZ', [{ file: 'a.pdf', bytes: 500_000 }, ...fields]));
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: 'The request may be at most 5 MB', code: 'payload_too_large' });
+    expect(res.sentWhenAnswered).toBeLessThan(5 * 1024 * 1024 + 16 * 1024 * 1024);
+    await res.closed;
+    expect(filesOnDisk()).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@ import type { Static, TObject } from '@sinclair/typebox';
 import type { App } from './app-base.js';
 import { HttpError, payloadTooLarge, unprocessable } from './errors.js';
 import { validateFields } from './multipart-fields.js';
-import { parserError, stopReading, watchCloseDelimiter } from './multipart-stream.js';
+import { closesConnection, detach, parserError, stopReading, watchBody, type BodyWatch } from './multipart-stream.js';
 import { classifyFile, SUPPORTED_FORMATS_TEXT, type FileKind } from '../storage/file-formats.js';
 import { FileTooLargeError, sanitizeFileName, type FileStore } from '../storage/file-store.js';
 
@@ -37,6 +37,15 @@ export const MAX_FIELDS = 50;
 /** Busboy's default; large enough for a long message (Chatwoot allows 150k characters). */
 export const MAX_FIELD_BYTES = 1024 * 1024;
 export const FILE_FIELD_NAMES: readonly string[] = ['file[]', 'file', 'attachments[]', 'attachments'];
+/**
+ * What a form may carry besides its files (text fields, part headers, boundaries): a request may
+ * be at most its files' limits plus this (15 x 40 MB + 4 MB = 604 MB for messages).
+ */
+export const FORM_ALLOWANCE_BYTES = 4 * 1024 * 1024;
+
+/** The largest request a multipart route with these limits reads. */
+export const maxRequestBytes = (maxFiles: number, maxFileBytes: number) =>
+  maxFiles * maxFileBytes + FORM_ALLOWANCE_BYTES;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -138,9 +147,11 @@ export function jsonOrMultipartBody(json: TObject) {
  * Reads a multipart body: text fields into `fields`, every file part named `file[]`, `file`,
  * `attachments[]` or `attachments` streamed into `store` (never buffered). Throws, having removed
  * every file it stored, with 400 (not multipart, malformed), 413 (a file over 40 MB, more than 15
- * files, too many or too long fields) or 422 (another file field name, an unsupported format, an
- * empty file). On success the caller owns the files: remove them if the operation then fails
- * (`discardOnFailure`).
+ * files, too many or too long fields, a request over `maxRequestBytes`) or 422 (another file field
+ * name, an unsupported format, an empty file). A request too large is refused as soon as that is
+ * known: from its Content-Length before anything is read, at the byte a file passes its limit, or at
+ * the byte the request passes its total; the rest is not read (`stopReading`). On success the
+ * caller owns the files: remove them if the operation then fails (`discardOnFailure`).
  */
 export async function readMultipart(
   request: FastifyRequest,
@@ -150,17 +161,28 @@ export async function readMultipart(
   if (!request.isMultipart()) throw unsupportedContentType('Expected a multipart/form-data body');
   const maxFiles = Math.min(options.maxFiles ?? MAX_FILES, MAX_FILES);
   const maxFileBytes = Math.min(options.maxFileBytes ?? MAX_FILE_BYTES, MAX_FILE_BYTES);
+  const maxBytes = maxRequestBytes(maxFiles, maxFileBytes);
+  const declared = Number(request.headers['content-length']);
+  if (declared > maxBytes) {
+    stopReading(request);
+    throw withConnectionClose(request, requestTooLarge(maxBytes));
+  }
   const fields: Record<string, string | string[]> = Object.create(null);
   const files: StoredFile[] = [];
   const parts = request.parts({ limits: { files: maxFiles, fileSize: maxFileBytes } })[Symbol.asyncIterator]();
-  let closed: ReturnType<typeof watchCloseDelimiter> | undefined;
+  let body: BodyWatch | undefined;
   let next: Promise<IteratorResult<Multipart>> | undefined;
+  /** The file being stored, stopped when the request turns out too large. */
+  let current: { file: NodeJS.ReadableStream & { destroy(err?: Error): void }; saving: Promise<unknown> } | undefined;
   try {
     // The first next() pipes the request into the parser; watching starts right after, before data flows.
     next = parts.next();
-    closed = watchCloseDelimiter(request);
+    next.catch(() => {}); // a refusal may leave it pending; the parser's error is read from it below
+    body = watchBody(request, maxBytes, () => requestTooLarge(maxBytes));
+    const tooLarge = body.tooLarge;
+    tooLarge.catch((err: Error) => current?.file.destroy(err));
     for (;;) {
-      const { value: part, done } = await next;
+      const { value: part, done } = await Promise.race([next, tooLarge]);
       if (done) break;
       // Ask for the following part at once: the parser reports an error in the current file
       // ("part terminated early") only there, and a file stream that errored before it was read
@@ -176,6 +198,11 @@ export async function readMultipart(
         continue;
       }
       following.catch((err: Error) => part.file.destroy(err));
+      // The parser stops storing at the limit but would read the rest of the part: stop at once.
+      part.file.on('limit', () => {
+        detach(request);
+        part.file.destroy(new FileTooLargeError(maxFileBytes));
+      });
       const fieldName = part.fieldname;
       if (!FILE_FIELD_NAMES.includes(fieldName)) {
         part.file.resume();
@@ -202,7 +229,10 @@ export async function readMultipart(
           [{ field: fieldName, message: 'has an unsupported file type' }],
         );
       }
-      const saved = await store.save(part.file, { fileName, contentType: format.contentType, maxBytes: maxFileBytes });
+      const saving = store.save(part.file, { fileName, contentType: format.contentType, maxBytes: maxFileBytes });
+      current = { file: part.file, saving };
+      const saved = await Promise.race([saving, tooLarge]);
+      current = undefined;
       const stored: StoredFile = {
         storageKey: saved.storageKey,
         fileName,
@@ -220,17 +250,21 @@ export async function readMultipart(
     }
     // The parser takes a body without its closing delimiter (empty, garbage, cut off) for an
     // empty or shorter form; that is a malformed request, not a form without fields.
-    if (!closed.seen()) throw malformed();
+    if (!body.closed()) throw malformed();
   } catch (err) {
-    closed?.stop();
+    body?.stop();
+    detach(request);
     // A file stream that failed because the parser gave up (too many files, a file over the
     // limit, a cut body) reports a bare stream error: the parser's own error is the real cause.
     const cause =
       err instanceof HttpError || err instanceof FileTooLargeError || !next ? err : ((await parserError(next)) ?? err);
+    await current?.saving.catch(() => {}); // a file cut short removes itself
     await store.remove(files.map((f) => f.storageKey));
+    const refusal = toHttpError(cause, maxFiles, maxFileBytes);
     stopReading(request);
-    throw toHttpError(cause, maxFiles, maxFileBytes);
+    throw withConnectionClose(request, refusal);
   }
+  body.stop();
   return { fields: { ...fields }, files };
 }
 
@@ -292,6 +326,16 @@ function addField(fields: Record<string, string | string[]>, rawName: string, va
   if (existing === undefined) fields[name] = isArray ? [value] : value;
   else if (Array.isArray(existing)) existing.push(value);
   else fields[name] = [existing, value];
+}
+
+const requestTooLarge = (maxBytes: number) =>
+  payloadTooLarge(`The request may be at most ${Math.floor(maxBytes / 1024 / 1024)} MB`);
+
+/** A refusal sent before the whole body arrived closes the connection (multipart-stream.ts). */
+function withConnectionClose(request: FastifyRequest, refusal: unknown): unknown {
+  if (!(refusal instanceof HttpError) || !closesConnection(request)) return refusal;
+  const { statusCode, code, message, details, headers } = refusal;
+  return new HttpError(statusCode, code, message, details, { ...headers, connection: 'close' });
 }
 
 const fileTooLarge = (maxBytes: number) =>
