@@ -7,7 +7,7 @@ import { HttpError, payloadTooLarge, unprocessable } from './errors.js';
 import { validateFields } from './multipart-fields.js';
 import { closesConnection, detach, parserError, stopReading, watchBody, type BodyWatch } from './multipart-stream.js';
 import { classifyFile, SUPPORTED_FORMATS_TEXT, type FileKind } from '../storage/file-formats.js';
-import { FileTooLargeError, sanitizeFileName, type FileStore } from '../storage/file-store.js';
+import { FileTooLargeError, sanitizeFileName, type FileStore, type SavedFile } from '../storage/file-store.js';
 
 export { validateFields } from './multipart-fields.js';
 
@@ -173,7 +173,7 @@ export async function readMultipart(
   let body: BodyWatch | undefined;
   let next: Promise<IteratorResult<Multipart>> | undefined;
   /** The file being stored, stopped when the request turns out too large. */
-  let current: { file: NodeJS.ReadableStream & { destroy(err?: Error): void }; saving: Promise<unknown> } | undefined;
+  let current: { file: NodeJS.ReadableStream & { destroy(err?: Error): void }; saving: Promise<SavedFile> } | undefined;
   try {
     // The first next() pipes the request into the parser; watching starts right after, before data flows.
     next = parts.next();
@@ -258,8 +258,9 @@ export async function readMultipart(
     // limit, a cut body) reports a bare stream error: the parser's own error is the real cause.
     const cause =
       err instanceof HttpError || err instanceof FileTooLargeError || !next ? err : ((await parserError(next)) ?? err);
-    await current?.saving.catch(() => {}); // a file cut short removes itself
-    await store.remove(files.map((f) => f.storageKey));
+    // A file cut short removes itself; one that was complete when the request was refused is removed here.
+    const orphan = await current?.saving.catch(() => undefined);
+    await store.remove([...files.map((f) => f.storageKey), ...(orphan ? [orphan.storageKey] : [])]);
     const refusal = toHttpError(cause, maxFiles, maxFileBytes);
     stopReading(request);
     throw withConnectionClose(request, refusal);
