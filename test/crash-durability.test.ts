@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDialect } from './helpers/test-app.js';
 import { TestReceiver } from './helpers/receiver.js';
+import { randomPort, startServer, waitFor, type ServerProcess } from './helpers/server-process.js';
 
 /**
  * "Nothing acknowledged is lost", with group commit on SQLite: the chat service is killed with
@@ -15,40 +15,24 @@ import { TestReceiver } from './helpers/receiver.js';
  */
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ponte-crash-'));
 const platformToken = randomBytes(24).toString('base64url');
-const port = 20000 + Math.floor(Math.random() * 30000);
+const port = randomPort();
 const base = `http://127.0.0.1:${port}`;
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-function startServer(): { child: ChildProcess; exited: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', 'chat'], {
-    cwd: path.resolve(import.meta.dirname, '..'),
-    env: {
-      ...process.env,
+function start(): ServerProcess {
+  return startServer(
+    {
       LOG_LEVEL: 'error',
-      HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       CHAT_PORT: String(port),
       PLATFORM_TOKEN: platformToken,
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  return { child, exited };
+    ['chat'],
+  );
 }
 
-async function untilHealthy(timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('the service did not come up');
-}
+const untilHealthy = () => waitFor(`${base}/health`, 30_000);
 
 async function call(token: string, method: string, url: string, body?: unknown) {
   const res = await fetch(`${base}${url}`, {
@@ -64,7 +48,7 @@ async function call(token: string, method: string, url: string, body?: unknown) 
 describe.skipIf(testDialect !== 'sqlite')('crash durability (SQLite, group commit)', () => {
   it('every acknowledged message survives kill -9 under write load, and its webhook is delivered', async () => {
     const receiver = await new TestReceiver().start();
-    let server = startServer();
+    let server = start();
     try {
       await untilHealthy();
       const account = await call(platformToken, 'POST', '/platform/api/v1/accounts', { name: 'Crash test' });
@@ -113,7 +97,7 @@ describe.skipIf(testDialect !== 'sqlite')('crash durability (SQLite, group commi
         await Promise.all(Array.from({ length: 8 }, client));
         await server.exited;
 
-        server = startServer();
+        server = start();
         await untilHealthy();
         const stored = new Set<number>();
         let before: number | undefined;

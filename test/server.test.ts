@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { randomPort, startServer, waitFor } from './helpers/server-process.js';
 import { testDialect } from './helpers/test-app.js';
 
 /**
@@ -12,42 +12,11 @@ import { testDialect } from './helpers/test-app.js';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ponte-server-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-const port = () => 20000 + Math.floor(Math.random() * 30000);
+const port = randomPort;
 
-function start(
-  env: Record<string, string>,
-  args: string[] = [],
-  nodeArgs: string[] = [],
-): {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-} {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts', ...args], {
-    cwd: path.resolve(import.meta.dirname, '..'),
-    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => out, exited };
-}
-
-async function waitFor(url: string, timeoutMs = 20_000): Promise<Response> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      return await fetch(url);
-    } catch (err) {
-      lastError = err;
-      await new Promise((r) => setTimeout(r, 150));
-    }
-  }
-  throw new Error(`${url} never answered: ${String(lastError)}`);
-}
+/** The server on this test's DATA_DIR unless `env` names another. */
+const start = (env: Record<string, string>, args: string[] = [], nodeArgs: string[] = []) =>
+  startServer({ DATA_DIR: dataDir, ...env }, args, nodeArgs);
 
 describe.skipIf(testDialect !== 'sqlite')('server process', () => {
   it('serves both services, prints the platform token once, and stops cleanly on SIGTERM', async () => {
