@@ -39,6 +39,33 @@ describe('configuration', () => {
     );
   });
 
+  it('reads the request, connection and shutdown timeouts, with defaults that let a legal upload through', () => {
+    const defaults = loadConfig({});
+    expect(defaults.http.requestTimeoutMs).toBe(3_600_000);
+    expect(defaults.http.connectionTimeoutMs).toBe(120_000);
+    expect(defaults.shutdownTimeoutMs).toBe(8_000);
+    // 15 files of 40 MB and the form (604 MB) at 1.5 Mbit/s fit in the request timeout.
+    const seconds = (604 * 1024 * 1024 * 8) / 1.5e6;
+    expect(seconds * 1000).toBeLessThan(defaults.http.requestTimeoutMs);
+    const set = loadConfig({
+      REQUEST_TIMEOUT_SECONDS: '7200',
+      CONNECTION_TIMEOUT_SECONDS: '30',
+      SHUTDOWN_TIMEOUT_SECONDS: '2.5',
+    });
+    expect([set.http.requestTimeoutMs, set.http.connectionTimeoutMs, set.shutdownTimeoutMs]).toEqual([
+      7_200_000, 30_000, 2_500,
+    ]);
+    expect(refused({ SHUTDOWN_TIMEOUT_SECONDS: '0' })).toContain(
+      'SHUTDOWN_TIMEOUT_SECONDS: must be a number of seconds from 0.5 to 3600 (got 0)',
+    );
+    expect(refused({ REQUEST_TIMEOUT_SECONDS: 'soon' })).toContain(
+      'REQUEST_TIMEOUT_SECONDS: must be a number of seconds from 10 to 86400',
+    );
+    expect(refused({ CONNECTION_TIMEOUT_SECONDS: '1' })).toContain(
+      'CONNECTION_TIMEOUT_SECONDS: must be a number of seconds from 5 to 86400',
+    );
+  });
+
   it('reads PG_PREPARED_STATEMENTS: on unless set to off', () => {
     expect(loadConfig({}).preparedStatements).toBe(true);
     expect(loadConfig({ PG_PREPARED_STATEMENTS: 'off' }).preparedStatements).toBe(false);
@@ -61,7 +88,7 @@ describe('configuration', () => {
   });
 
   it('reads TRUST_PROXY, CORS_ORIGINS and the metrics settings', () => {
-    expect(loadConfig({}).http).toEqual({ corsOrigins: [], trustProxy: false });
+    expect(loadConfig({}).http).toMatchObject({ corsOrigins: [], trustProxy: false });
     expect(loadConfig({ TRUST_PROXY: 'true' }).http.trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).http.trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' }).http.trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8']);

@@ -6,6 +6,24 @@ import { Value } from '@sinclair/typebox/value';
 const SIGNUP_MODES = ['open', 'closed'] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/**
+ * The longest a client may take to send a whole request, headers and body (REQUEST_TIMEOUT_SECONDS):
+ * the largest legal upload, 15 files of 40 MB and the form (604 MB), passes in an hour over a link
+ * of 1.5 Mbit/s. A request still arriving then is cut off.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 3600;
+/**
+ * How long a connection may stay silent both ways (CONNECTION_TIMEOUT_SECONDS): a stalled upload, a
+ * client that stopped reading, a handler that wrote nothing for this long. A slow but moving upload
+ * is not silent.
+ */
+export const DEFAULT_CONNECTION_TIMEOUT_SECONDS = 120;
+/**
+ * How long a SIGTERM or SIGINT lets work in flight finish before the process exits 0
+ * (SHUTDOWN_TIMEOUT_SECONDS): below Docker's 10 s before its SIGKILL.
+ */
+export const DEFAULT_SHUTDOWN_TIMEOUT_SECONDS = 8;
+
 const oneOf = <T extends string>(values: readonly T[], fallback: T) =>
   Type.Union(
     values.map((v) => Type.Literal(v)),
@@ -52,6 +70,24 @@ const EnvSchema = Type.Object({
     maximum: 600,
     default: 30,
     errorMessage: 'must be a number of seconds from 0.05 to 600',
+  }),
+  REQUEST_TIMEOUT_SECONDS: Type.Number({
+    minimum: 10,
+    maximum: 86400,
+    default: DEFAULT_REQUEST_TIMEOUT_SECONDS,
+    errorMessage: 'must be a number of seconds from 10 to 86400',
+  }),
+  CONNECTION_TIMEOUT_SECONDS: Type.Number({
+    minimum: 5,
+    maximum: 86400,
+    default: DEFAULT_CONNECTION_TIMEOUT_SECONDS,
+    errorMessage: 'must be a number of seconds from 5 to 86400',
+  }),
+  SHUTDOWN_TIMEOUT_SECONDS: Type.Number({
+    minimum: 0.5,
+    maximum: 3600,
+    default: DEFAULT_SHUTDOWN_TIMEOUT_SECONDS,
+    errorMessage: 'must be a number of seconds from 0.5 to 3600',
   }),
   WEBHOOK_ALLOWED_HOSTS: Type.String({ default: '' }),
   WEBHOOK_RETRY_DELAYS: Type.String({
@@ -143,7 +179,13 @@ export interface Config {
     readonly corsOrigins: readonly string[];
     /** Fastify's trustProxy: false, true, a number of hops, or addresses/CIDR ranges of the proxies. */
     readonly trustProxy: boolean | number | readonly string[];
+    /** The longest a client may take to send a whole request (ms; DEFAULT_REQUEST_TIMEOUT_SECONDS). */
+    readonly requestTimeoutMs: number;
+    /** How long a connection may stay silent both ways before it is closed (ms). */
+    readonly connectionTimeoutMs: number;
   };
+  /** How long a SIGTERM lets work in flight finish before the process exits (ms). */
+  readonly shutdownTimeoutMs: number;
   readonly metrics: {
     readonly enabled: boolean;
     /** When set, /metrics is served on this port (both services) instead of each service's port. */
@@ -223,7 +265,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     http: Object.freeze({
       corsOrigins: Object.freeze(list(parsed.CORS_ORIGINS)),
       trustProxy: trustProxyOf(parsed.TRUST_PROXY),
+      requestTimeoutMs: Math.round(parsed.REQUEST_TIMEOUT_SECONDS * 1000),
+      connectionTimeoutMs: Math.round(parsed.CONNECTION_TIMEOUT_SECONDS * 1000),
     }),
+    shutdownTimeoutMs: Math.round(parsed.SHUTDOWN_TIMEOUT_SECONDS * 1000),
     metrics: Object.freeze({
       enabled: parsed.METRICS === 'on' || parsed.METRICS_PORT !== undefined,
       port: parsed.METRICS_PORT ?? null,

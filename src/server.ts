@@ -6,6 +6,7 @@ import { dialectOf, openDatabase, sqlitePath, type Database } from './core/db/da
 import { InstanceLockError, lockSqliteFile, type InstanceLock } from './core/db/instance-lock.js';
 import { ForeignDatabaseError, migrateToLatest, prepareDatabase } from './core/db/migrator.js';
 import type { App } from './core/http/app-base.js';
+import { closeWithin } from './core/http/shutdown.js';
 import type { Metrics } from './core/http/metrics.js';
 import type { Logger } from 'pino';
 import { createLogger } from './core/logging/logger.js';
@@ -160,19 +161,29 @@ async function main() {
   const running: Running[] = [];
   let closing = false;
 
+  // Bounded (core/http/shutdown.ts): requests and background work in flight get until the
+  // deadline, then their connections are closed and leased work is left to its lease.
   const closeAll = async () => {
-    // app.close() stops accepting connections, waits for in-flight requests and the background.
-    await Promise.allSettled(running.map((r) => r.app.close()));
+    const deadline = Date.now() + config.shutdownTimeoutMs;
+    // Should closing hang past the bound (a database that does not answer), the process still ends:
+    // everything acknowledged is committed.
+    setTimeout(() => {
+      logger.warn('shutdown bound passed with work still closing: exiting');
+      process.exit(0);
+    }, config.shutdownTimeoutMs + 1000).unref();
+    await Promise.allSettled(running.map((r) => closeWithin(r.app, deadline)));
     await Promise.allSettled(running.map((r) => r.database.close()));
     for (const r of running) r.lock?.release();
+    metricsServer?.closeAllConnections();
     metricsServer?.close();
   };
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    logger.info({ signal }, 'shutting down');
+    const started = Date.now();
+    logger.info({ signal, boundSeconds: config.shutdownTimeoutMs / 1000 }, 'shutting down');
     await closeAll();
-    logger.info('stopped');
+    logger.info({ ms: Date.now() - started }, 'stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -9,6 +9,7 @@ import { chatErrorBody } from '../core/http/error-handler.js';
 import { registerMultipart } from '../core/http/multipart.js';
 import { CableHub } from '../core/realtime/cable.hub.js';
 import { registerCable } from '../core/realtime/cable.plugin.js';
+import { stopWithTheApp } from '../core/background/runtime.js';
 import { createLocalFileStore } from '../core/storage/file-store.js';
 import { BUILT_WEB_DIR, registerWebAssets } from '../core/http/web-assets.js';
 import { createChatBackground, type BackgroundOptions, type ChatBackground } from './background.js';
@@ -59,6 +60,8 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
     corsOrigins: options.config.http.corsOrigins,
     openCorsPrefixes: ['/public/api/', '/hc/'],
     trustProxy: options.config.http.trustProxy,
+    requestTimeoutMs: options.config.http.requestTimeoutMs,
+    connectionTimeoutMs: options.config.http.connectionTimeoutMs,
     metrics: options.metrics,
     exposeMetrics: options.metrics !== undefined && options.config.metrics.port === null,
     // A browser opening the service lands in the dashboard (relative: it works behind a path prefix).
@@ -129,8 +132,7 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
     });
     app.decorate('chatBackground', background);
     app.addHook('onReady', async () => background.start());
-    // Stop claiming work first, then let the in-flight deliveries finish, before the database closes.
-    app.addHook('onClose', async () => background.stop());
+    stopWithTheApp(app, background);
   }
   await app.register(async (api) => {
     await api.register(authPlugin, { deps });

@@ -3,7 +3,10 @@ import { financeApiDocs } from './api-docs.js';
 import { sql, type Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { DialectName } from '../core/db/database.js';
+import { settledBy } from '../core/background/deadline.js';
+import { stopWithTheApp } from '../core/background/runtime.js';
 import { createBaseApp, type App } from '../core/http/app-base.js';
+import { shutdownDeadlineOf } from '../core/http/shutdown.js';
 import type { Metrics } from '../core/http/metrics.js';
 import { financeErrorBody } from '../core/http/error-handler.js';
 import { createSecretBox } from '../core/security/encryption.js';
@@ -60,6 +63,8 @@ export async function buildFinanceApp(options: FinanceAppOptions): Promise<App> 
     corsOrigins: options.config.http.corsOrigins,
     openCorsPrefixes: [],
     trustProxy: options.config.http.trustProxy,
+    requestTimeoutMs: options.config.http.requestTimeoutMs,
+    connectionTimeoutMs: options.config.http.connectionTimeoutMs,
     metrics: options.metrics,
     exposeMetrics: options.metrics !== undefined && options.config.metrics.port === null,
     healthCheck: async () => {
@@ -79,10 +84,12 @@ export async function buildFinanceApp(options: FinanceAppOptions): Promise<App> 
     const background = createFinanceBackground(deps, services, app.log, options.background);
     app.decorate('financeBackground', background);
     app.addHook('onReady', async () => background.start());
-    app.addHook('onClose', async () => background.stop());
+    stopWithTheApp(app, background);
   }
-  // Password reset e-mails still being sent finish before the database closes.
-  app.addHook('onClose', async () => services.passwords.settle());
+  // Password reset e-mails still being sent finish before the database closes (or the shutdown bound).
+  app.addHook('onClose', async () => {
+    await settledBy(services.passwords.settle(), shutdownDeadlineOf(app));
+  });
   await app.register(async (api) => {
     await api.register(financeAuthPlugin, { deps });
     for (const module of financeModules)

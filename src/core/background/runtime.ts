@@ -1,4 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { shutdownDeadlineOf } from '../http/shutdown.js';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import { OutboxDispatcher, type EventListener, type EventsDatabase } from '../events/dispatcher.js';
@@ -10,6 +11,7 @@ import { historyRetentionJob } from '../retention/history-pruner.js';
 import type { Delivery } from '../webhooks/deliveries.js';
 import { DestinationGuard } from '../webhooks/destination-guard.js';
 import { DeliveryWorker } from '../webhooks/worker.js';
+import { settledBy } from './deadline.js';
 
 export interface BackgroundSettings {
   /** Hosts webhooks may reach although they are not public (WEBHOOK_ALLOWED_HOSTS). */
@@ -45,8 +47,10 @@ export interface BackgroundRuntimeOptions<DB extends EventsDatabase, M extends E
 /**
  * The background work of a service, the same for both: the outbox dispatcher (the service's
  * listeners), the signed webhook delivery worker, the durable mail queue, and the job runner (the
- * service's jobs plus the pruning of old history). `start` and `stop` run them in order: realtime
- * first (so nothing is announced before it listens), and deliveries finish before the database closes.
+ * service's jobs plus the pruning of old history). `start` runs them in order, realtime first (so
+ * nothing is announced before it listens). `stop` makes every one stop claiming at once, then waits
+ * for the work they hold (deliveries and e-mails in flight, a running job) before the database
+ * closes; with a deadline (a bounded shutdown), only until then: what still runs is left to its lease.
  */
 export function createBackgroundRuntime<DB extends EventsDatabase, M extends EventMap<M>>(
   options: BackgroundRuntimeOptions<DB, M>,
@@ -103,14 +107,34 @@ export function createBackgroundRuntime<DB extends EventsDatabase, M extends Eve
       mailer.start();
       await jobs.start();
     },
-    async stop() {
-      await jobs.stop();
-      await dispatcher.stop();
-      await options.broadcaster?.stop();
-      await worker.stop();
-      await mailer.stop();
+    async stop(deadline?: number) {
+      const stopping = Promise.all([
+        jobs.stop(),
+        // Realtime stops after the dispatcher, whose listeners push through it.
+        dispatcher.stop().then(() => options.broadcaster?.stop()),
+        worker.stop(),
+        mailer.stop(),
+      ]);
+      if (!(await settledBy(stopping, deadline))) {
+        stopping.catch((err: unknown) => logger.warn({ err }, 'background work failed after the shutdown bound'));
+        logger.warn('shutdown bound reached: background work still running is left to its lease');
+      }
     },
   };
 }
 
 export type BackgroundRuntime = ReturnType<typeof createBackgroundRuntime>;
+
+/**
+ * Stops the background with its app: it stops claiming as soon as the app starts closing, while
+ * requests in flight finish, and the app's close waits for it (until the shutdown's deadline, when
+ * there is one: `closeWithin`).
+ */
+export function stopWithTheApp(app: FastifyInstance, background: { stop(deadline?: number): Promise<void> }): void {
+  let stopping: Promise<void> | undefined;
+  app.addHook('preClose', async () => {
+    stopping = background.stop(shutdownDeadlineOf(app));
+    stopping.catch(() => {}); // awaited in onClose
+  });
+  app.addHook('onClose', async () => stopping ?? background.stop());
+}

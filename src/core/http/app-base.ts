@@ -22,6 +22,7 @@ import { HttpError } from './errors.js';
 import type { Metrics } from './metrics.js';
 import { installErrorHandling, type ErrorFormatter } from './error-handler.js';
 import { StorageHealth } from './storage-health.js';
+import { installShutdownHooks } from './shutdown.js';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -65,6 +66,10 @@ export interface BaseAppOptions {
   docs?: ApiDocs;
   /** Where `GET /` sends a browser (the service's web app); other clients get the service's page. */
   browserHome?: string;
+  /** The longest a client may take to send a whole request (ms; REQUEST_TIMEOUT_SECONDS). */
+  requestTimeoutMs?: number;
+  /** How long a connection may stay silent both ways before it is closed (ms; CONNECTION_TIMEOUT_SECONDS). */
+  connectionTimeoutMs?: number;
 }
 
 /** The docs pages' top bar: a bridge and the name, white on Swagger UI's dark bar. */
@@ -112,8 +117,12 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
     },
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
-    return503OnClosing: true,
+    // A shutdown answers in the service's error body (shutdown.ts), not with Fastify's own 503.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
+    // Without them Fastify reads a body for as long as it keeps coming (config.ts names the defaults).
+    ...(options.requestTimeoutMs ? { requestTimeout: options.requestTimeoutMs } : {}),
+    ...(options.connectionTimeoutMs ? { connectionTimeout: options.connectionTimeoutMs } : {}),
     // A number is a count of proxy hops (proxy-addr); Fastify's types omit it.
     trustProxy: (options.trustProxy ?? false) as boolean,
     requestIdHeader: false,
@@ -171,6 +180,9 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
       });
     },
   });
+
+  // After CORS, so that a browser can read the refusals of a shutdown.
+  installShutdownHooks(app);
 
   // An empty body sent as application/json (many HTTP clients do this on bodiless POSTs) is no
   // body, not malformed JSON; a body nested deeper than MAX_JSON_DEPTH is refused unparsed;

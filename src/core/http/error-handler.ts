@@ -52,6 +52,10 @@ const GENERIC_PT: Record<string, Record<string, string>> = {
   malformed_body: { 'The request body is not valid JSON': 'O corpo da requisição não é um JSON válido' },
   conflict: { 'A record with the same unique value already exists': 'Já existe um registro com o mesmo valor único' },
   internal_error: { 'Internal server error': 'Erro interno do servidor' },
+  shutting_down: {
+    'The server is shutting down; send the request again in a moment':
+      'O servidor está sendo desligado; envie a requisição de novo em instantes',
+  },
   storage_full: {
     [STORAGE_FULL_MESSAGE]: 'O armazenamento do servidor está cheio, então nada foi salvo; tente novamente mais tarde',
   },

@@ -81,8 +81,9 @@ export const LINGER_MS = 2000;
  * the connection is closed after it: first our side (the client reads the answer, then our FIN),
  * while what the client still sends is read and dropped, until it stops or LINGER_MS pass. Closing
  * at once would make the kernel answer the unread bytes with a reset, which can wipe the answer from
- * the client's buffer before it is read. Nothing waits for a body that never ends: not Node's
- * `requestTimeout`, which only counts from the request's start and may be long for large uploads.
+ * the client's buffer before it is read. A body that never ends is not waited for: its connection
+ * closes LINGER_MS after the answer. (Before any refusal, REQUEST_TIMEOUT_SECONDS bounds a whole
+ * request and CONNECTION_TIMEOUT_SECONDS a silent one: Node's own request timeout is off under Fastify.)
  */
 export function stopReading(request: FastifyRequest): void {
   const raw = request.raw;

@@ -143,8 +143,12 @@ export class CableHub<S> {
     return this.tail;
   }
 
-  /** Tells every client to reconnect later and closes its socket with 1001 (going away). */
-  async close(): Promise<void> {
+  /**
+   * Tells every client to reconnect (ActionCable's disconnect with `reconnect: true`) and closes its
+   * socket with 1001 (going away); sockets not closed after CLOSE_GRACE_MS, or by `deadline` (epoch
+   * ms, a bounded shutdown) when that comes first, are cut.
+   */
+  async close(deadline?: number): Promise<void> {
     this.closing = true;
     this.stopPinging();
     const closed = [...this.connections].map(
@@ -158,7 +162,8 @@ export class CableHub<S> {
     );
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, CLOSE_GRACE_MS);
+      const grace = deadline === undefined ? CLOSE_GRACE_MS : Math.min(CLOSE_GRACE_MS, deadline - Date.now());
+      timer = setTimeout(resolve, Math.max(0, grace));
     });
     await Promise.race([Promise.all(closed), grace]);
     clearTimeout(timer);

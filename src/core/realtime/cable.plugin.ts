@@ -1,5 +1,6 @@
 import websocket from '@fastify/websocket';
 import type { App } from '../http/app-base.js';
+import { shutdownDeadlineOf } from '../http/shutdown.js';
 import type { CableHub } from './cable.hub.js';
 import { selectSubprotocol } from './cable.protocol.js';
 
@@ -24,7 +25,7 @@ export async function registerCable<S>(app: App, hub: CableHub<S>, options: Cabl
       handleProtocols: (offered) => selectSubprotocol(offered),
     },
     preClose: async () => {
-      await hub.close();
+      await hub.close(shutdownDeadlineOf(app));
       app.websocketServer.close();
     },
   });
