@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../../../test/helpers/test-app.js';
+import { openTestDatabase, TEST_DATABASE_URL, testDialect, type TestDatabase } from '../../../test/helpers/test-app.js';
+import { dropPostgresSchema, openDatabase } from './database.js';
 import { ForeignDatabaseError, migrateToLatest, type PortableMigration } from './migrator.js';
 
 const table = (name: string): PortableMigration => ({
@@ -68,4 +69,27 @@ describe('migrateToLatest', () => {
       await other.close();
     }
   });
+
+  it.skipIf(testDialect !== 'postgres')(
+    "checks its bookkeeping tables in its own schema, never by reading every schema's columns",
+    async () => {
+      // Kysely's introspector reads the columns of every schema of the database: slow on a shared
+      // host, and it fails when another schema is dropped meanwhile (as other services' and tests' are).
+      const schema = `t_migrator_scan_${Date.now().toString(36)}`;
+      const statements: string[] = [];
+      const own = await openDatabase<any>(TEST_DATABASE_URL, {
+        schema,
+        log: (event) => void statements.push(event.query.sql),
+      });
+      try {
+        await migrateToLatest(own.db, own.dialect, { '0001_core': table('scanned_t') });
+        await migrateToLatest(own.db, own.dialect, { '0001_core': table('scanned_t') });
+        expect(statements.filter((text) => /pg_attribute|pg_namespace/.test(text))).toEqual([]);
+        await own.db.selectFrom('scanned_t').selectAll().execute();
+      } finally {
+        await own.close();
+        await dropPostgresSchema(TEST_DATABASE_URL, schema);
+      }
+    },
+  );
 });

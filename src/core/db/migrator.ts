@@ -1,4 +1,4 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DialectName } from './database.js';
 
 /**
@@ -112,7 +112,7 @@ async function migrate(
   // be applied when it lands, not refused. Each migration depends only on tables of migrations
   // that sort before it, which ran earlier in every history.
   const migrator = new Migrator({
-    db,
+    db: migrationTableSchema === undefined ? db : withOwnSchemaIntrospection(db, migrationTableSchema),
     provider: new StaticProvider(migrations, dialect),
     migrationTableSchema,
     allowUnorderedMigrations: true,
@@ -127,6 +127,31 @@ async function migrate(
       },
     );
   }
+}
+
+/**
+ * Kysely's migrator asks its introspector whether its bookkeeping tables exist, and the PostgreSQL
+ * one reads every column of every schema of the database to answer: slow on a shared host, and it
+ * fails ("schema does not exist", "column ... does not exist") when another schema is dropped or
+ * altered meanwhile, as other services and tests sharing the database do. This handle answers
+ * those two questions from the connection's own schema alone.
+ */
+function withOwnSchemaIntrospection(db: Kysely<any>, schema: string): Kysely<any> {
+  const introspection: Pick<DatabaseIntrospector, 'getSchemas' | 'getTables'> = {
+    getSchemas: async () => [{ name: schema }],
+    getTables: async () =>
+      (
+        await sql<{ name: string }>`select table_name as name from information_schema.tables
+          where table_schema = ${schema}`.execute(db)
+      ).rows.map((row) => ({ name: row.name, schema, isView: false, columns: [] })),
+  };
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'introspection') return introspection;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /**
