@@ -2,7 +2,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../../test/helpers/test-app.js';
 import { createJobsTable, type JobsDatabase } from './jobs.migration.js';
-import { JobRunner, enqueueJob, nextOccurrence, rescheduleJob, type JobDefinition } from './jobs.js';
+import { JobFailure, JobRunner, enqueueJob, nextOccurrence, rescheduleJob, type JobDefinition } from './jobs.js';
 
 const logger = pino({ level: 'silent' });
 const MIN = 60_000;
@@ -131,6 +131,37 @@ describe('enqueueJob and runDue', () => {
     now += 60 * MIN;
     expect(await jobs.runDue()).toBe(0);
     expect(await rows()).toMatchObject([{ status: 'failed', attempts: 3, last_error: 'receiver down' }]);
+  });
+
+  it('a JobFailure ends a job without retry, or holds its retry until the time it names', async () => {
+    const failures: JobFailure[] = [];
+    const jobs = runner([
+      {
+        name: 'test.steered',
+        retryDelaysMs: [MIN, MIN],
+        handle: async () => {
+          const failure = failures.shift();
+          if (failure) throw failure;
+        },
+      },
+    ]);
+    failures.push(new JobFailure('refused for good', { retry: false }));
+    await enqueueJob(database.db, { name: 'test.steered' }, now);
+    expect(await jobs.runDue()).toBe(1);
+    expect(await rows()).toMatchObject([{ status: 'failed', attempts: 1, last_error: 'refused for good' }]);
+
+    await database.db.deleteFrom('jobs').execute();
+    // Later than the definition's delay: the named time wins; earlier: the delay still applies.
+    failures.push(new JobFailure('busy', { notBefore: T0 + 30 * MIN }), new JobFailure('busy', { notBefore: T0 }));
+    await enqueueJob(database.db, { name: 'test.steered' }, now);
+    await jobs.runDue();
+    expect(await rows()).toMatchObject([{ status: 'pending', attempts: 1, run_at: T0 + 30 * MIN, last_error: 'busy' }]);
+    now = T0 + 30 * MIN;
+    await jobs.runDue();
+    expect(await rows()).toMatchObject([{ status: 'pending', attempts: 2, run_at: T0 + 31 * MIN }]);
+    now = T0 + 31 * MIN;
+    await jobs.runDue();
+    expect(await rows()).toMatchObject([{ status: 'done', attempts: 3 }]);
   });
 
   it('ignores jobs of names it has no handler for (another service or version)', async () => {

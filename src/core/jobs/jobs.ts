@@ -57,6 +57,22 @@ export interface NewJob {
   dedupeKey?: string;
 }
 
+/**
+ * What a handler throws to steer what follows its failure: `retry: false` ends a one-off job as
+ * `failed` at once (no retry can help: a refusal, an input that will never work); `notBefore`
+ * holds the next attempt until at least that time (a server's Retry-After). Any other error is
+ * retried on the definition's delays.
+ */
+export class JobFailure extends Error {
+  constructor(
+    message: string,
+    readonly options: { retry?: boolean; notBefore?: number } = {},
+  ) {
+    super(message);
+    this.name = 'JobFailure';
+  }
+}
+
 export const DEFAULT_JOB_RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000] as const;
 const DEFAULT_LEASE_MS = 5 * 60_000;
 const RECURRING_KEY = '@recurring';
@@ -271,6 +287,7 @@ export class JobRunner {
       },
     };
     let error: string | null = null;
+    let failure: JobFailure['options'] = {};
     try {
       await definition.handle(
         { id: row.id, name: row.name, payload: parsePayload(row.payload), attempts: row.attempts, runAt: row.run_at },
@@ -278,15 +295,24 @@ export class JobRunner {
       );
     } catch (err) {
       error = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+      if (err instanceof JobFailure) failure = err.options;
       logger.error({ err, jobId: row.id, job: row.name, attempts: row.attempts }, 'job failed');
     }
-    await this.finish(row, definition, error);
+    await this.finish(row, definition, error, failure);
   }
 
-  private async finish(row: JobRow, definition: JobDefinition, error: string | null): Promise<void> {
+  private async finish(
+    row: JobRow,
+    definition: JobDefinition,
+    error: string | null,
+    failure: JobFailure['options'],
+  ): Promise<void> {
     const now = this.clock();
-    const retryAt =
-      error === null ? null : nextAttemptAt(now, row.attempts, definition.retryDelaysMs ?? DEFAULT_JOB_RETRY_DELAYS_MS);
+    let retryAt =
+      error === null || failure.retry === false
+        ? null
+        : nextAttemptAt(now, row.attempts, definition.retryDelaysMs ?? DEFAULT_JOB_RETRY_DELAYS_MS);
+    if (retryAt !== null && failure.notBefore !== undefined) retryAt = Math.max(retryAt, failure.notBefore);
     let values: Updateable<JobsTable>;
     if (retryAt !== null) {
       values = { status: 'pending', run_at: retryAt, locked_until: null, last_error: error, updated_at: now };
