@@ -30,6 +30,16 @@ describe('loadOrCreateSecret', () => {
     expect(loadOrCreateSecret(dir, 'k.key')).toBe(first);
     expect(loadOrCreateSecret(dir, 'other.key')).not.toBe(first);
   });
+
+  it('makes a new secret with the given generator, and reads an existing one without calling it', () => {
+    const dir = tmp();
+    let calls = 0;
+    const generate = () => `generated-${++calls}`;
+    expect(loadOrCreateSecret(dir, 'k.key', null, generate)).toBe('generated-1');
+    expect(loadOrCreateSecret(dir, 'k.key', null, generate)).toBe('generated-1');
+    expect(calls).toBe(1);
+    expect(fs.readFileSync(path.join(dir, 'k.key'), 'utf8')).toBe('generated-1\n');
+  });
 });
 
 describe('createSecretBox', () => {

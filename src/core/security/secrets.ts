@@ -4,18 +4,23 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * A long-lived secret (a signing or encryption key): the value given in the environment when there
- * is one; otherwise the one stored in `dataDir/file`, created on first use (32 random bytes,
- * base64url, mode 0600). Several processes starting at once agree on one value (the file is created
- * exclusively; a loser reads the winner's). Instances that do not share DATA_DIR must be given the
- * secret explicitly.
+ * is one; otherwise the one stored in `dataDir/file`, created on first use (by `generate`: 32 random
+ * bytes, base64url, by default; mode 0600). Several processes starting at once agree on one value
+ * (the file is created exclusively; a loser reads the winner's). Instances that do not share
+ * DATA_DIR must be given the secret explicitly.
  */
-export function loadOrCreateSecret(dataDir: string, file: string, fromEnv?: string | null): string {
+export function loadOrCreateSecret(
+  dataDir: string,
+  file: string,
+  fromEnv?: string | null,
+  generate: () => string = () => randomBytes(32).toString('base64url'),
+): string {
   if (fromEnv !== undefined && fromEnv !== null && fromEnv !== '') return fromEnv;
   const full = path.join(dataDir, file);
   const existing = readSecret(full);
   if (existing !== null) return existing;
   fs.mkdirSync(dataDir, { recursive: true });
-  const value = randomBytes(32).toString('base64url');
+  const value = generate();
   try {
     fs.writeFileSync(full, `${value}\n`, { flag: 'wx', mode: 0o600 });
     return value;
