@@ -1,5 +1,10 @@
+import { generateKeyPairSync } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
+import { generateKeyPair, toBase64Url } from './core/push/web-push.crypto.js';
 
 const refused = (env: Record<string, string>) => {
   try {
@@ -100,5 +105,79 @@ describe('configuration', () => {
     expect(loadConfig({}).metrics).toEqual({ enabled: false, port: null });
     expect(loadConfig({ METRICS: 'on' }).metrics).toEqual({ enabled: true, port: null });
     expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ enabled: true, port: 9464 });
+  });
+
+  it('reads the VAPID pair (both or neither, matching) and its contact', () => {
+    const { privateKey, publicKey } = generateKeyPair();
+    const pair = { VAPID_PUBLIC_KEY: toBase64Url(publicKey), VAPID_PRIVATE_KEY: toBase64Url(privateKey) };
+    expect(loadConfig({}).push).toMatchObject({
+      vapid: null,
+      vapidSubject: 'mailto:no-reply@localhost',
+      firebase: null,
+    });
+    expect(loadConfig(pair).push.vapid).toEqual({
+      publicKey: pair.VAPID_PUBLIC_KEY,
+      privateKey: pair.VAPID_PRIVATE_KEY,
+    });
+    expect(refused({ VAPID_PUBLIC_KEY: pair.VAPID_PUBLIC_KEY })).toContain(
+      'VAPID_PRIVATE_KEY: set both VAPID keys or neither',
+    );
+    expect(refused({ ...pair, VAPID_PUBLIC_KEY: toBase64Url(generateKeyPair().publicKey) })).toContain(
+      'VAPID_PUBLIC_KEY is not the public key of VAPID_PRIVATE_KEY',
+    );
+    expect(refused({ ...pair, VAPID_PRIVATE_KEY: 'c2hvcnQ' })).toContain(
+      'VAPID_PRIVATE_KEY must be a P-256 private key',
+    );
+    expect(refused({ ...pair, VAPID_PRIVATE_KEY: 'not base64!' })).toContain('VAPID_PRIVATE_KEY: must be a P-256');
+
+    expect(loadConfig({ PUBLIC_URL: 'https://chat.example.com' }).push.vapidSubject).toBe('https://chat.example.com');
+    expect(loadConfig({ MAIL_FROM: 'Support <help@example.com>' }).push.vapidSubject).toBe('mailto:help@example.com');
+    expect(loadConfig({ VAPID_SUBJECT: 'mailto:ops@example.com' }).push.vapidSubject).toBe('mailto:ops@example.com');
+    expect(refused({ VAPID_SUBJECT: 'ops@example.com' })).toContain(
+      'VAPID_SUBJECT: must be a mailto: or https: contact',
+    );
+  });
+
+  it('reads the Firebase service account from FIREBASE_CREDENTIALS or a file, and says what is wrong with it', () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const account = {
+      type: 'service_account',
+      project_id: 'ponte-push',
+      private_key_id: 'k1',
+      private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      client_email: 'push@ponte-push.iam.gserviceaccount.com',
+    };
+    const json = JSON.stringify(account);
+    expect(loadConfig({ FIREBASE_CREDENTIALS: json }).push.firebase).toEqual({
+      projectId: 'ponte-push',
+      clientEmail: account.client_email,
+      privateKey: account.private_key,
+      privateKeyId: 'k1',
+      tokenUri: 'https://oauth2.googleapis.com/token',
+    });
+    expect(
+      loadConfig({ FIREBASE_CREDENTIALS: json, FIREBASE_PROJECT_ID: 'other-project' }).push.firebase?.projectId,
+    ).toBe('other-project');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ponte-config-'));
+    try {
+      const file = path.join(dir, 'firebase.json');
+      fs.writeFileSync(file, json);
+      expect(loadConfig({ FIREBASE_CREDENTIALS_FILE: file }).push.firebase?.clientEmail).toBe(account.client_email);
+      expect(refused({ FIREBASE_CREDENTIALS_FILE: path.join(dir, 'missing.json') })).toContain(
+        `FIREBASE_CREDENTIALS_FILE: cannot read ${path.join(dir, 'missing.json')} (ENOENT)`,
+      );
+      expect(refused({ FIREBASE_CREDENTIALS_FILE: file, FIREBASE_CREDENTIALS: json })).toContain('not both');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    expect(refused({ FIREBASE_CREDENTIALS: '{"type":' })).toContain('FIREBASE_CREDENTIALS: is not JSON');
+    expect(refused({ FIREBASE_CREDENTIALS: JSON.stringify({ ...account, client_email: undefined }) })).toContain(
+      'FIREBASE_CREDENTIALS: lacks client_email',
+    );
+    expect(refused({ FIREBASE_CREDENTIALS: JSON.stringify({ ...account, private_key: 'nope' }) })).toContain(
+      'not a PEM private key',
+    );
+    expect(loadConfig({}).push.fcmBaseUrl).toBe('https://fcm.googleapis.com');
+    expect(loadConfig({ FCM_BASE_URL: 'http://127.0.0.1:9099/' }).push.fcmBaseUrl).toBe('http://127.0.0.1:9099');
   });
 });

@@ -1,6 +1,14 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import {
+  DEFAULT_FCM_BASE_URL,
+  parseServiceAccount,
+  vapidKeysProblem,
+  type PushSettings,
+  type ServiceAccount,
+} from './core/push/push.config.js';
 
 /** The values FINANCE_SIGNUP accepts (an invalid value is refused with this list). */
 const SIGNUP_MODES = ['open', 'closed'] as const;
@@ -41,6 +49,8 @@ const httpUrl = () =>
     pattern: '^https?://[^\\s/]+',
     errorMessage: 'must be an http:// or https:// URL, e.g. https://chat.example.com',
   });
+const base64url = (what: string) =>
+  Type.String({ pattern: '^[A-Za-z0-9_-]+=*$', errorMessage: `must be ${what}, base64url` });
 const secret = (min: number) =>
   Type.String({ minLength: min, errorMessage: `must be at least ${min} characters long` });
 
@@ -114,6 +124,20 @@ const EnvSchema = Type.Object({
     }),
   ),
   MAIL_FROM: Type.String({ minLength: 3, maxLength: 320, default: 'Ponte <no-reply@localhost>' }),
+  VAPID_PUBLIC_KEY: Type.Optional(base64url('a P-256 public key (65 bytes)')),
+  VAPID_PRIVATE_KEY: Type.Optional(base64url('a P-256 private key (32 bytes)')),
+  VAPID_SUBJECT: Type.Optional(
+    Type.String({
+      pattern: '^(mailto:[^\\s@]+@[^\\s@]+|https://[^\\s/]+\\S*)$',
+      errorMessage: 'must be a mailto: or https: contact, e.g. mailto:ops@example.com',
+    }),
+  ),
+  FIREBASE_CREDENTIALS: Type.Optional(Type.String()),
+  FIREBASE_CREDENTIALS_FILE: Type.Optional(Type.String()),
+  FIREBASE_PROJECT_ID: Type.Optional(
+    Type.String({ pattern: '^[a-z][a-z0-9-]{3,62}$', errorMessage: 'must be a Firebase project id' }),
+  ),
+  FCM_BASE_URL: Type.Optional(httpUrl()),
   LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
   CORS_ORIGINS: Type.String({ default: '' }),
   TRUST_PROXY: Type.String({ default: 'false' }),
@@ -171,6 +195,8 @@ export interface Config {
     /** The From header of outgoing e-mails. */
     readonly from: string;
   };
+  /** Web Push (VAPID) and FCM (a Firebase service account): core/push. */
+  readonly push: Readonly<PushSettings>;
   readonly host: string;
   readonly dataDir: string;
   readonly logLevel: Env['LOG_LEVEL'];
@@ -223,15 +249,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrlProblem('FINANCE_DATABASE_URL', parsed.FINANCE_DATABASE_URL),
     trustProxyProblem(parsed.TRUST_PROXY),
     sharedDatabaseProblem(parsed.CHAT_DATABASE_URL, parsed.FINANCE_DATABASE_URL),
+    vapidProblem(parsed),
   ].filter((p): p is string => p !== null);
+  const firebase = firebaseOf(parsed, problems);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   const dataDir = path.resolve(parsed.DATA_DIR);
   const chatPort = parsed.CHAT_PORT;
+  const publicUrl = (parsed.PUBLIC_URL ?? `http://localhost:${chatPort}`).replace(/\/+$/, '');
   return Object.freeze({
     chat: Object.freeze({
       port: chatPort,
       databaseUrl: parsed.CHAT_DATABASE_URL ?? `sqlite://${path.join(dataDir, 'chat.sqlite')}`,
-      publicUrl: (parsed.PUBLIC_URL ?? `http://localhost:${chatPort}`).replace(/\/+$/, ''),
+      publicUrl,
       platformToken: parsed.PLATFORM_TOKEN,
       encryptionKey: parsed.CHAT_ENCRYPTION_KEY ?? null,
     }),
@@ -257,6 +286,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseMs: Math.round(parsed.WEBHOOK_LEASE_SECONDS * 1000),
     }),
     mail: Object.freeze({ smtpUrl: parsed.SMTP_URL ?? null, from: parsed.MAIL_FROM }),
+    push: Object.freeze({
+      vapid:
+        parsed.VAPID_PUBLIC_KEY && parsed.VAPID_PRIVATE_KEY
+          ? Object.freeze({ publicKey: parsed.VAPID_PUBLIC_KEY, privateKey: parsed.VAPID_PRIVATE_KEY })
+          : null,
+      vapidSubject: parsed.VAPID_SUBJECT ?? defaultVapidSubject(publicUrl, parsed.MAIL_FROM),
+      firebase,
+      fcmBaseUrl: (parsed.FCM_BASE_URL ?? DEFAULT_FCM_BASE_URL).replace(/\/+$/, ''),
+    }),
     historyRetentionMs: parsed.HISTORY_RETENTION_DAYS * 86_400_000,
     preparedStatements: parsed.PG_PREPARED_STATEMENTS === 'on',
     host: parsed.HOST,
@@ -310,6 +348,51 @@ function trustProxyProblem(value: string): string | null {
   return bad.length === 0
     ? null
     : `TRUST_PROXY: ${bad.join(', ')} is not valid; use true, false, a number of proxy hops, or addresses/CIDR ranges of your proxies (e.g. 127.0.0.1,10.0.0.0/8)`;
+}
+
+/** Both VAPID keys or neither, and a matching pair. */
+function vapidProblem(env: Env): string | null {
+  const { VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey } = env;
+  if (!publicKey && !privateKey) return null;
+  if (!publicKey || !privateKey)
+    return `${publicKey ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY'}: set both VAPID keys or neither (then a pair is generated into DATA_DIR)`;
+  return vapidKeysProblem({ publicKey, privateKey });
+}
+
+/**
+ * The Firebase service account from FIREBASE_CREDENTIALS (the key file's JSON) or
+ * FIREBASE_CREDENTIALS_FILE (its path), read and checked now; null when neither is set.
+ */
+function firebaseOf(env: Env, problems: string[]): ServiceAccount | null {
+  const { FIREBASE_CREDENTIALS: json, FIREBASE_CREDENTIALS_FILE: file } = env;
+  if (json && file) {
+    problems.push('FIREBASE_CREDENTIALS_FILE: set FIREBASE_CREDENTIALS or FIREBASE_CREDENTIALS_FILE, not both');
+    return null;
+  }
+  if (!json && !file) return null;
+  const name = json ? 'FIREBASE_CREDENTIALS' : 'FIREBASE_CREDENTIALS_FILE';
+  let text = json;
+  if (file) {
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      problems.push(`${name}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      return null;
+    }
+  }
+  try {
+    return Object.freeze(parseServiceAccount(text!, env.FIREBASE_PROJECT_ID));
+  } catch (err) {
+    problems.push(`${name}: ${file ? `${file} ` : ''}${(err as Error).message}`);
+    return null;
+  }
+}
+
+/** The VAPID contact when none is set: the public https address, else the sender of e-mails. */
+function defaultVapidSubject(publicUrl: string, mailFrom: string): string {
+  if (publicUrl.startsWith('https://')) return publicUrl;
+  const address = /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+  return `mailto:${address}`;
 }
 
 function trustProxyOf(value: string): boolean | number | readonly string[] {
