@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import client from 'prom-client';
+import { PUSH_JOB } from '../push/push.jobs.js';
 
 /**
  * Prometheus metrics of the process (off unless METRICS=on or METRICS_PORT is set): request
  * latency per route, and the depth and age of each service's durable queues, read from the
  * database at scrape time (indexed counts): undispatched events (outbox lag), listener retries,
- * due jobs, webhook deliveries and e-mails by status. Default Node metrics (memory, event loop) too.
+ * due jobs, webhook deliveries, e-mails and push deliveries by status. Default Node metrics (memory, event loop) too.
  */
 export class Metrics {
   readonly registry = new client.Registry();
@@ -52,11 +53,9 @@ export class Metrics {
       Number(
         (await where(db.selectFrom(table).select((eb: any) => eb.fn.countAll().as('n'))).executeTakeFirst())?.n ?? 0,
       );
-    const byStatus = async (db: Kysely<any>, table: string) =>
+    const byStatus = async (db: Kysely<any>, table: string, where: (q: any) => any = (q) => q) =>
       (
-        (await db
-          .selectFrom(table)
-          .select(['status', (eb: any) => eb.fn.countAll().as('n')])
+        (await where(db.selectFrom(table).select(['status', (eb: any) => eb.fn.countAll().as('n')]))
           .groupBy('status')
           .execute()) as unknown as { status: string; n: number }[]
       ).map((r) => [{ status: r.status }, Number(r.n)] as [Record<string, string>, number]);
@@ -85,6 +84,11 @@ export class Metrics {
     );
     gauge('ponte_emails', 'Queued e-mails by status (kept for HISTORY_RETENTION_DAYS)', ['status'], (db) =>
       byStatus(db, 'outgoing_emails'),
+    );
+    // Push deliveries are jobs (core/push): pending, running, done (delivered, or the subscription
+    // was gone), failed (refused, or expired before delivery).
+    gauge('ponte_push_deliveries', 'Push deliveries by status (kept for HISTORY_RETENTION_DAYS)', ['status'], (db) =>
+      byStatus(db, 'jobs', (q) => q.where('name', '=', PUSH_JOB)),
     );
   }
 

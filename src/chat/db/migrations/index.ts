@@ -1,4 +1,5 @@
 import type { PortableMigration } from '../../../core/db/migrator.js';
+import { pushDeliveriesMigration } from '../../../core/push/push.migration.js';
 import { migration0001 } from './0001_core.js';
 import { migration0002Contacts } from './0002_contacts.js';
 import { migration0003Webhooks } from './0003_webhooks.js';
@@ -33,4 +34,5 @@ export const coreChatMigrations: Record<string, PortableMigration> = {
   '0016_conversation_counts': migration0016ConversationCounts,
   '0017_contact_counts': migration0017ContactCounts,
   '0019_contact_search': migration0019ContactSearch,
+  '0190_push_deliveries': pushDeliveriesMigration,
 };

@@ -1,4 +1,5 @@
 import type { PortableMigration } from '../../../core/db/migrator.js';
+import { pushDeliveriesMigration } from '../../../core/push/push.migration.js';
 import { migration0001 } from './0001_core.js';
 import { migration0002 } from './0002_identity.js';
 import { migration0003 } from './0003_finance_data.js';
@@ -23,4 +24,5 @@ export const coreFinanceMigrations: Record<string, PortableMigration> = {
   '0007_backbone': migration0007Backbone,
   '0008_bill_expenses': migration0008BillExpenses,
   '0009_account_locale': migration0009AccountLocale,
+  '0035_push_deliveries': pushDeliveriesMigration,
 };
