@@ -10,6 +10,7 @@ import { chatMigrations, createChatServices } from './chat/modules.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { dialectOf, openDatabase, sqlitePath, type Database } from './core/db/database.js';
 import { migrateToLatest } from './core/db/migrator.js';
+import { loadVapidKeys, VAPID_KEY_FILE } from './core/push/vapid.js';
 import { hashPassword } from './core/security/passwords.js';
 import { randomToken } from './core/security/tokens.js';
 import { createLocalFileStore } from './core/storage/file-store.js';
@@ -39,6 +40,8 @@ Commands:
                                       create a user administering a new finance account (setup by hand)
   finance:reset-password --email <email> [--password <pw>]
                                       set a user's password and end all their sessions
+  push:vapid-keys                     print the VAPID key pair of Web Push (generated into DATA_DIR at first use),
+                                      to give other instances as VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY
   backup <directory>                  online backup of the SQLite databases, the key files and the uploads
 
 Settings come from the environment, as for the server (see the README). Options may also be
@@ -258,6 +261,11 @@ const commands: Record<string, (config: Config, args: string[], options: Options
     });
   },
 
+  async 'push:vapid-keys'(config) {
+    const keys = loadVapidKeys(config.dataDir, config.push.vapid);
+    return `VAPID_PUBLIC_KEY=${keys.publicKey}\nVAPID_PRIVATE_KEY=${keys.privateKey}`;
+  },
+
   async backup(config, args) {
     const target = args[0];
     if (!target) throw new UsageError('backup needs a directory');
@@ -284,7 +292,7 @@ const commands: Record<string, (config: Config, args: string[], options: Options
       }
       done.push(`${name}: ${path.basename(file)}`);
     }
-    for (const key of ['finance-jwt.key', 'finance-encryption.key', 'chat-encryption.key']) {
+    for (const key of ['finance-jwt.key', 'finance-encryption.key', 'chat-encryption.key', VAPID_KEY_FILE]) {
       const file = path.join(config.dataDir, key);
       if (fs.existsSync(file)) {
         fs.copyFileSync(file, path.join(dir, key));

@@ -106,6 +106,15 @@ describe.skipIf(testDialect !== 'sqlite')('the admin command line', () => {
     ).toBe(version + 1);
   });
 
+  it('prints the VAPID pair of Web Push, generated into DATA_DIR at first use and the same afterwards', () => {
+    const first = cli('push:vapid-keys');
+    expect(first.code, first.out).toBe(0);
+    const pair = /^VAPID_PUBLIC_KEY=([\w-]{87})\nVAPID_PRIVATE_KEY=([\w-]{43})\n$/.exec(first.out);
+    expect(pair, first.out).not.toBeNull();
+    expect(fs.readFileSync(path.join(dataDir, 'vapid-private.key'), 'utf8').trim()).toBe(pair![2]);
+    expect(cli('push:vapid-keys').out).toBe(first.out);
+  });
+
   it('backs up the SQLite databases, the keys and the uploads into a new directory', () => {
     fs.mkdirSync(path.join(dataDir, 'uploads', 'ab'), { recursive: true });
     fs.writeFileSync(path.join(dataDir, 'uploads', 'ab', 'file'), 'attachment bytes');
@@ -120,6 +129,7 @@ describe.skipIf(testDialect !== 'sqlite')('the admin command line', () => {
         'finance-jwt.key',
         'finance.sqlite',
         'uploads',
+        'vapid-private.key',
       ]);
       const copy = new SqliteDatabase(path.join(target, 'chat.sqlite'), { readonly: true });
       expect(copy.prepare("select email from users where email = 'ana@acme.test'").all()).toEqual([
