@@ -1,7 +1,7 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { DEFAULT_FCM_BASE_URL, type ServiceAccount } from './push.config.js';
-import { describeRequestError, type PushHttp } from './push.http.js';
+import { outcomeOfRequestError, type PushHttp } from './push.http.js';
 import { outcomeOf, retryAfterMs, type PushMessage, type PushOptions, type PushOutcome } from './push.message.js';
 
 /**
@@ -60,8 +60,7 @@ export class FcmClient {
       }
       return outcomeOf(answer.status, error, retryAfterMs(answer.headers['retry-after'], this.clock()));
     } catch (err) {
-      const { error, refused } = describeRequestError(err, this.http.timeoutMs);
-      return refused ? { result: 'failed', status: null, error } : { result: 'retry', status: null, error };
+      return outcomeOfRequestError(err, this.http.timeoutMs);
     }
   }
 
@@ -122,11 +121,7 @@ export class FcmClient {
         form.toString(),
       );
     } catch (err) {
-      const { error, refused } = describeRequestError(err, this.http.timeoutMs);
-      const text = `access token request failed: ${error}`;
-      throw new TokenUnavailable(
-        refused ? { result: 'failed', status: null, error: text } : { result: 'retry', status: null, error: text },
-      );
+      throw new TokenUnavailable(outcomeOfRequestError(err, this.http.timeoutMs, 'access token request failed: '));
     }
     const error = `access token refused: ${answer.status}${errorText(answer.text)}`;
     if (answer.status !== 200) {

@@ -1,5 +1,6 @@
 import { LazyAgent } from '../http/outgoing-agent.js';
 import { DestinationRefused, type DestinationGuard } from '../webhooks/destination-guard.js';
+import type { PushOutcome } from './push.message.js';
 
 /** An answer, its body read up to a bound (error texts only; push answers are small). */
 export interface PushAnswer {
@@ -53,16 +54,20 @@ export class PushHttp {
   }
 }
 
-/** A failed request in words for the job's log: timeout, refused destination, or the network's error. */
-export function describeRequestError(err: unknown, timeoutMs: number): { error: string; refused: boolean } {
+/**
+ * The outcome of a request that got no answer: a refused destination fails for good (the policy
+ * will not change its mind), a timeout or a network error is worth another attempt.
+ */
+export function outcomeOfRequestError(err: unknown, timeoutMs: number, prefix = ''): PushOutcome {
   const e = err as { name?: string; message?: string; code?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
-    return { error: `no answer within ${timeoutMs / 1000} s`, refused: false };
-  if (err instanceof DestinationRefused) return { error: err.message, refused: true };
   const cause = e?.cause ?? e;
-  if (cause?.code === 'EDESTINATIONREFUSED') return { error: cause.message ?? 'destination refused', refused: true };
-  return {
-    error: cause?.code ? `${cause.code}: ${cause.message ?? e.message}` : (e?.message ?? String(err)),
-    refused: false,
-  };
+  if (err instanceof DestinationRefused || cause?.code === 'EDESTINATIONREFUSED')
+    return { result: 'failed', status: null, error: `${prefix}${cause?.message ?? 'destination refused'}` };
+  const error =
+    e?.name === 'TimeoutError' || e?.name === 'AbortError'
+      ? `no answer within ${timeoutMs / 1000} s`
+      : cause?.code
+        ? `${cause.code}: ${cause.message ?? e.message}`
+        : (e?.message ?? String(err));
+  return { result: 'retry', status: null, error: `${prefix}${error}` };
 }

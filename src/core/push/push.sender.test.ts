@@ -259,6 +259,28 @@ describe('FCM HTTP v1', () => {
     });
   });
 
+  it('retries when the token endpoint cannot be reached, and fails when the policy refuses it', async () => {
+    const unreachable = new PushSender({
+      vapid,
+      vapidSubject: SUBJECT,
+      firebase: parseServiceAccount(JSON.stringify({ ...fcm.account, token_uri: 'http://127.0.0.1:1/token' })),
+      fcmBaseUrl: fcm.origin,
+      guard: new DestinationGuard(['127.0.0.1']),
+    });
+    senders.push(unreachable);
+    const device = { type: 'fcm' as const, token: 'device-1' };
+    expect(await unreachable.send(device, MESSAGE, OPTIONS)).toMatchObject({
+      result: 'retry',
+      error: expect.stringMatching(/^access token request failed: ECONNREFUSED/),
+    });
+    expect(await sender({ allowed: [] }).send(device, MESSAGE, OPTIONS)).toEqual({
+      result: 'failed',
+      status: null,
+      error: 'access token request failed: destination 127.0.0.1 is not a public address',
+    });
+    expect(fcm.tokenRequests).toEqual([]);
+  });
+
   it('fails FCM subscriptions when no service account is configured', async () => {
     const push = sender({ firebase: false });
     expect(push.fcmEnabled).toBe(false);

@@ -1,4 +1,4 @@
-import { describeRequestError, type PushHttp } from './push.http.js';
+import { outcomeOfRequestError, type PushHttp } from './push.http.js';
 import { outcomeOf, retryAfterMs, type PushOptions, type PushOutcome } from './push.message.js';
 import type { VapidSigner } from './vapid.js';
 import { encryptWebPush, type ReceiverKeys } from './web-push.crypto.js';
@@ -29,7 +29,6 @@ export async function sendWebPush(
     const error = `push service answered ${answer.status}${answer.text ? `: ${answer.text.slice(0, 300)}` : ''}`;
     return outcomeOf(answer.status, error, retryAfterMs(answer.headers['retry-after'], clock()));
   } catch (err) {
-    const { error, refused } = describeRequestError(err, http.timeoutMs);
-    return refused ? { result: 'failed', status: null, error } : { result: 'retry', status: null, error };
+    return outcomeOfRequestError(err, http.timeoutMs);
   }
 }
