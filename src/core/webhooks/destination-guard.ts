@@ -42,6 +42,17 @@ for (const [subnet, prefix] of [
   blocked.addSubnet(subnet, prefix, 'ipv6');
 }
 
+/** Names that mean this machine or a cloud's metadata service whatever a resolver says. */
+const LOCAL_NAMES = new Set([
+  'localhost',
+  'localhost.localdomain',
+  'ip6-localhost',
+  'ip6-loopback',
+  'metadata',
+  'metadata.google.internal',
+  'instance-data',
+]);
+
 export class DestinationRefused extends Error {
   constructor(message: string) {
     super(message);
@@ -125,7 +136,25 @@ export class DestinationGuard {
     return this.ranges.check(a, f) || isPublicAddress(a);
   }
 
-  /** Refuses a URL that is not http(s), or whose literal address is not allowed. */
+  /**
+   * Why the literal host (a name or an address, no DNS) may not be reached, or null: an address
+   * that is not public (IPv6 forms carrying an IPv4 address judged as that address), or a name
+   * that always means this machine or a cloud's metadata service, with or without its trailing dot
+   * (`localhost.`, `a.localhost.`). Hosts listed in WEBHOOK_ALLOWED_HOSTS pass.
+   */
+  hostProblem(rawHost: string): string | null {
+    const host = rawHost
+      .replace(/^\[|\]$/g, '')
+      .toLowerCase()
+      .replace(/\.+$/, '');
+    if (this.hosts.has(host) || this.hosts.has(`${host}.`)) return null;
+    if (family(host)) return this.addressAllowed(host) ? null : `destination ${host} is not a public address`;
+    if (host === '' || LOCAL_NAMES.has(host) || host.endsWith('.localhost'))
+      return `destination ${host || rawHost} is not a public address`;
+    return null;
+  }
+
+  /** Refuses a URL that is not http(s), or whose literal host is not allowed (`hostProblem`). */
   checkUrl(raw: string): URL {
     let url: URL;
     try {
@@ -135,14 +164,26 @@ export class DestinationGuard {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new DestinationRefused('only http and https URLs are allowed');
-    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    if (this.hosts.has(host)) return url;
-    if (family(host) && !this.addressAllowed(host))
-      throw new DestinationRefused(`destination ${host} is not a public address`);
-    if (host === 'localhost' || host.endsWith('.localhost') || host === 'metadata.google.internal') {
-      throw new DestinationRefused(`destination ${host} is not a public address`);
-    }
+    const problem = this.hostProblem(url.hostname);
+    if (problem) throw new DestinationRefused(problem);
     return url;
+  }
+
+  /**
+   * Refuses a bare host (an SMTP server's): read as a URL's host would be, so numeric forms
+   * (`2130706433`, `0x7f.1`) are the addresses they stand for.
+   */
+  checkHost(raw: string): string {
+    const bare = raw.trim().replace(/^\[|\]$/g, '');
+    let host: string;
+    try {
+      host = new URL(`http://${net.isIPv6(bare) ? `[${bare}]` : bare}/`).hostname;
+    } catch {
+      throw new DestinationRefused('not a valid host name');
+    }
+    const problem = this.hostProblem(host);
+    if (problem) throw new DestinationRefused(problem);
+    return host.replace(/^\[|\]$/g, '');
   }
 
   /**
@@ -157,7 +198,7 @@ export class DestinationGuard {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
       const list = addresses as dns.LookupAddress[];
-      const byName = this.hosts.has(hostname.toLowerCase());
+      const byName = this.hosts.has(hostname.toLowerCase().replace(/\.+$/, ''));
       const refused = list.find((a) => !byName && !this.addressAllowed(a.address));
       if (refused || list.length === 0) {
         const e = new DestinationRefused(

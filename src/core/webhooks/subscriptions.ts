@@ -4,7 +4,8 @@ import type { EventMap } from '../events/outbox.js';
 import { notFound, unprocessable } from '../http/errors.js';
 import { randomToken } from '../security/tokens.js';
 import { enqueueDelivery, listDeliveries, type Delivery } from './deliveries.js';
-import { DestinationGuard, DestinationRefused } from './destination-guard.js';
+import { DestinationGuard } from './destination-guard.js';
+import { checkOutboundAddress } from './outbound-policy.js';
 
 /**
  * Outgoing webhook subscriptions, the same for both services: the `webhooks` table (an account's
@@ -83,15 +84,7 @@ export class WebhookSubscriptions {
       out.events = [...new Set(input.events)];
     }
     if (input.url !== undefined) {
-      const url = input.url.trim();
-      try {
-        this.guard.checkUrl(url);
-      } catch (err) {
-        if (err instanceof DestinationRefused)
-          throw unprocessable(`url ${err.message}`, [{ field: 'url', message: err.message }]);
-        throw err;
-      }
-      out.url = url;
+      out.url = checkOutboundAddress(this.guard, 'url', input.url);
     }
     return out;
   }

@@ -1,5 +1,7 @@
 import { notFound } from '../../../core/http/errors.js';
 import { randomToken } from '../../../core/security/tokens.js';
+import type { DestinationGuard } from '../../../core/webhooks/destination-guard.js';
+import { checkOutboundAddress, outboundGuard } from '../../../core/webhooks/outbound-policy.js';
 import { accessTokenOf, issueAccessToken } from '../../auth/access-tokens.js';
 import type { AccountContext, ChatDeps, Q } from '../../context.js';
 import type { Updateable } from 'kysely';
@@ -13,10 +15,19 @@ import type { AgentBotBody, AgentBotPatch } from './agent-bots.schema.js';
  * gets an access token at creation; it acts with it on the routes marked `allowBot`.
  */
 export class AgentBotsService {
+  private readonly guard: DestinationGuard;
+
   constructor(
     private readonly deps: ChatDeps,
     private readonly inboxes: InboxesService,
-  ) {}
+  ) {
+    this.guard = outboundGuard(deps.config);
+  }
+
+  /** Where the bot's events go: the server calls it, so it must be an allowed destination. */
+  private outgoingUrl(url: string | null): string | null {
+    return url === null || url === '' ? url : checkOutboundAddress(this.guard, 'outgoing_url', url);
+  }
 
   /** Creates a bot of the account, or a global bot when `accountId` is null. */
   create(accountId: number | null, body: AgentBotBody, onCreated?: (q: Q, bot: AgentBot) => Promise<void>) {
@@ -26,7 +37,7 @@ export class AgentBotsService {
         account_id: accountId,
         name: body.name,
         description: body.description ?? null,
-        outgoing_url: body.outgoing_url,
+        outgoing_url: this.outgoingUrl(body.outgoing_url),
         secret: randomToken(32),
         created_at: now,
         updated_at: now,
@@ -59,7 +70,7 @@ export class AgentBotsService {
       const values: Updateable<AgentBotsTable> = { updated_at: Date.now() };
       if (body.name !== undefined) values.name = body.name;
       if (body.description !== undefined) values.description = body.description;
-      if (body.outgoing_url !== undefined) values.outgoing_url = body.outgoing_url;
+      if (body.outgoing_url !== undefined) values.outgoing_url = this.outgoingUrl(body.outgoing_url);
       return (await repo.updateBot(trx, bot.id, values)) ?? bot;
     });
   }

@@ -1,6 +1,8 @@
 import { invalidField, notFound } from '../../../core/http/errors.js';
 import { randomToken } from '../../../core/security/tokens.js';
 import { listDeliveries } from '../../../core/webhooks/deliveries.js';
+import type { DestinationGuard } from '../../../core/webhooks/destination-guard.js';
+import { checkOutboundAddress, outboundGuard } from '../../../core/webhooks/outbound-policy.js';
 import { parseJsonObject } from '../../../core/time.js';
 import { isAdmin, type AccountContext, type ChatDeps, type Q } from '../../context.js';
 import type { Inbox } from '../../db/schema.js';
@@ -62,10 +64,22 @@ function checkUrl(field: string, value: unknown) {
 
 /** Inboxes: one per channel; agents see only the inboxes they are members of. */
 export class InboxesService {
+  private readonly guard: DestinationGuard;
+
   constructor(
     private readonly deps: ChatDeps,
     private readonly attachmentFiles: AttachmentFilesService,
-  ) {}
+  ) {
+    this.guard = outboundGuard(deps.config);
+  }
+
+  /** A link of the channel: an http(s) URL; the webhook_url, which the server calls, also an allowed destination. */
+  private checkChannelUrls(channel: { website_url?: unknown; webhook_url?: unknown }) {
+    checkUrl('channel.website_url', channel.website_url);
+    checkUrl('channel.webhook_url', channel.webhook_url);
+    if (typeof channel.webhook_url === 'string' && channel.webhook_url !== '')
+      checkOutboundAddress(this.guard, 'channel.webhook_url', channel.webhook_url);
+  }
 
   /**
    * The inbox ids the actor may see, or `null` for all of them (administrators, the account's own
@@ -125,8 +139,7 @@ export class InboxesService {
       if (typeof value !== 'string' || value.trim() === '')
         throw invalidField(`channel.${required}`, `is required for ${type} channels`);
     }
-    checkUrl('channel.website_url', channel.website_url);
-    checkUrl('channel.webhook_url', channel.webhook_url);
+    this.checkChannelUrls(channel);
     const now = Date.now();
     // An API inbox signs the deliveries to its webhook_url with its own secret (Chatwoot's channel secret).
     const secret = type === 'api' ? { secret: randomToken(24) } : {};
@@ -162,8 +175,7 @@ export class InboxesService {
       let email: string | null | undefined;
       const { mandatory, channel } = splitHmac(body, body.channel ?? {});
       if (body.channel) {
-        checkUrl('channel.website_url', channel.website_url);
-        checkUrl('channel.webhook_url', channel.webhook_url);
+        this.checkChannelUrls(channel);
         const current = parseJsonObject(inbox.channel);
         channelJson = JSON.stringify({ ...current, ...channel, type: current.type });
         if (channel.phone_number !== undefined) phone = channel.phone_number;

@@ -1,6 +1,7 @@
 import { invalidField, unprocessable } from '../../../core/http/errors.js';
 import { isHttpUrl } from '../../../core/http/validation.js';
-import { DestinationRefused, type DestinationGuard } from '../../../core/webhooks/destination-guard.js';
+import type { DestinationGuard } from '../../../core/webhooks/destination-guard.js';
+import { checkOutboundAddress } from '../../../core/webhooks/outbound-policy.js';
 
 /**
  * The app catalogue: the integrations Ponte really runs, and the settings each one takes. An app
@@ -48,12 +49,7 @@ function cleanBaseUrl(value: string, field: string, guard: DestinationGuard): st
   if (url.username || url.password)
     throw invalidField(field, 'must not carry credentials (put the key in settings.api_key)');
   if (url.hash) throw invalidField(field, 'must not have a fragment (#...)');
-  try {
-    guard.checkUrl(value);
-  } catch (err) {
-    if (err instanceof DestinationRefused) throw invalidField(field, err.message);
-    throw err;
-  }
+  checkOutboundAddress(guard, field, value);
   const path = url.pathname.replace(/\/+$/, '').replace(/\/chat\/completions$/, '');
   return `${url.origin}${path}${url.search}`;
 }

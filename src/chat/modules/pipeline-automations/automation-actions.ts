@@ -1,9 +1,10 @@
 import { enqueueEmail } from '../../../core/mail/outgoing-emails.js';
 import type { ContactLabelsService } from '../contacts/contact-labels.service.js';
 import type { AccountContext, ChatDeps, Q, Trx } from '../../context.js';
-import { unprocessable } from '../../../core/http/errors.js';
+import { HttpError, unprocessable } from '../../../core/http/errors.js';
 import { enqueueDelivery } from '../../../core/webhooks/deliveries.js';
-import { DestinationRefused, type DestinationGuard } from '../../../core/webhooks/destination-guard.js';
+import type { DestinationGuard } from '../../../core/webhooks/destination-guard.js';
+import { checkOutboundAddress } from '../../../core/webhooks/outbound-policy.js';
 import type { AgentsService } from '../agents/agents.service.js';
 import type { ConversationsService } from '../conversations/conversations.service.js';
 import type { ConversationMessagesService } from '../messages/conversation-messages.service.js';
@@ -233,10 +234,10 @@ export const ACTIONS: Readonly<Record<string, ActionDefinition>> = {
     async check(params, check) {
       if (typeof params.url !== 'string' || params.url.length > 2048) return problem(check, 'url', 'must be a URL');
       try {
-        check.services.destinations.checkUrl(params.url.trim());
+        checkOutboundAddress(check.services.destinations, 'url', params.url);
       } catch (err) {
-        if (!(err instanceof DestinationRefused)) throw err;
-        problem(check, 'url', err.message);
+        if (!(err instanceof HttpError)) throw err;
+        problem(check, 'url', err.details?.[0]?.message ?? err.message);
       }
     },
     resolve: (params) => ({ url: typeof params.url === 'string' ? params.url.trim() : params.url }),

@@ -37,11 +37,13 @@ export interface SmtpServer {
  * settings cannot be used to probe the internal network. Returns the address to connect to.
  */
 function resolveGuarded(guard: DestinationGuard, host: string): Promise<string> {
-  const bare = host.replace(/^\[|\]$/g, '');
-  if (net.isIP(bare)) {
-    guard.checkUrl(`http://${bare.includes(':') ? `[${bare}]` : bare}/`);
-    return Promise.resolve(bare);
+  let bare: string;
+  try {
+    bare = guard.checkHost(host);
+  } catch (err) {
+    return Promise.reject(err as Error);
   }
+  if (net.isIP(bare)) return Promise.resolve(bare);
   return new Promise((resolve, reject) =>
     guard.lookup(bare, {}, (err, address) => (err ? reject(err) : resolve(address as string))),
   );

@@ -2,7 +2,8 @@ import { HttpError, invalidField, notFound, unauthorized } from '../../../core/h
 import { createSmtpTransport, type MailTransport } from '../../../core/mail/mail.transport.js';
 import { sendQueuedNow, type TransportFor } from '../../../core/mail/mail.worker.js';
 import { enqueueEmail, type OutgoingEmail } from '../../../core/mail/outgoing-emails.js';
-import { DestinationGuard } from '../../../core/webhooks/destination-guard.js';
+import type { DestinationGuard } from '../../../core/webhooks/destination-guard.js';
+import { checkOutboundAddress, outboundGuard } from '../../../core/webhooks/outbound-policy.js';
 import type { FinanceContext, FinanceDeps, Trx } from '../../context.js';
 import type { SmtpSettings } from '../../db/schema.js';
 import type { UsersService } from '../users/users.service.js';
@@ -39,7 +40,7 @@ export class SmtpService {
     private readonly deps: FinanceDeps,
     private readonly users: UsersService,
   ) {
-    this.guard = new DestinationGuard(deps.config.webhooks.allowedHosts);
+    this.guard = outboundGuard(deps.config);
   }
 
   async get(ctx: FinanceContext): Promise<SmtpSettings | null> {
@@ -48,7 +49,7 @@ export class SmtpService {
 
   /** Creates or replaces the configuration; the password is required the first time only. */
   async save(ctx: FinanceContext, body: SmtpSaveBody): Promise<SmtpSettings> {
-    const host = body.host.trim();
+    const host = checkOutboundAddress(this.guard, 'host', body.host, 'host');
     const user = body.user.trim();
     if (user === '') throw invalidField('user', 'must not be blank');
     const fromName = body.fromName?.trim() || null;

@@ -161,7 +161,19 @@ describe('SMTP configuration', () => {
       await ensureFinanceSetup(strict);
       const account = await newFinanceAccount(strict);
       const c = financeClient(strict.app, account.admin.accessToken);
-      expect((await c.post('/api/email/smtp', config())).status).toBe(200);
+      // Refused when saved (the literal host, core/webhooks/outbound-policy.ts)...
+      const saved = await c.post('/api/email/smtp', config());
+      expect(saved.status).toBe(422);
+      expect(saved.body.error.details).toEqual([
+        { field: 'host', message: 'destination 127.0.0.1 is not a public address' },
+      ]);
+      // ...and when called: a row saved while the address was allowed (WEBHOOK_ALLOWED_HOSTS changed since).
+      expect((await c.post('/api/email/smtp', { ...config(), host: 'mail.example.com' })).status).toBe(200);
+      await strict.db
+        .updateTable('smtp_settings')
+        .set({ host: '127.0.0.1' })
+        .where('account_id', '=', Number(account.accountId))
+        .execute();
       const res = await c.post('/api/email/smtp/test');
       expect(res.status).toBe(422);
       expect(res.body.error.code).toBe('smtp_send_failed');
