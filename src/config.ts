@@ -12,6 +12,8 @@ import {
 
 /** The values FINANCE_SIGNUP accepts (an invalid value is refused with this list). */
 const SIGNUP_MODES = ['open', 'closed'] as const;
+/** The plans of a conversation-service account: `enterprise` adds SLAs (the spec's gate). */
+export const ACCOUNT_PLANS = ['community', 'enterprise'] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
@@ -72,6 +74,7 @@ const EnvSchema = Type.Object({
   FINANCE_SETUP_TOKEN: Type.Optional(secret(12)),
   FINANCE_PUBLIC_URL: Type.Optional(httpUrl()),
   FINANCE_SIGNUP: oneOf(SIGNUP_MODES, 'open'),
+  DEFAULT_ACCOUNT_PLAN: oneOf(ACCOUNT_PLANS, 'community'),
   PLATFORM_TOKEN: Type.Optional(secret(16)),
   PUBLIC_URL: Type.Optional(httpUrl()),
   CHAT_ENCRYPTION_KEY: Type.Optional(secret(32)),
@@ -160,6 +163,8 @@ export interface Config {
     /** Base URL used in links the service hands out (attachment URLs, SSO links). */
     readonly publicUrl: string;
     readonly platformToken?: string;
+    /** The plan of a new account when its creator names none (DEFAULT_ACCOUNT_PLAN). */
+    readonly defaultAccountPlan: Env['DEFAULT_ACCOUNT_PLAN'];
     /** Encrypts secrets at rest (integration API keys); null: generated once in DATA_DIR/chat-encryption.key. */
     readonly encryptionKey: string | null;
   };
@@ -262,6 +267,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       databaseUrl: parsed.CHAT_DATABASE_URL ?? `sqlite://${path.join(dataDir, 'chat.sqlite')}`,
       publicUrl,
       platformToken: parsed.PLATFORM_TOKEN,
+      defaultAccountPlan: parsed.DEFAULT_ACCOUNT_PLAN,
       encryptionKey: parsed.CHAT_ENCRYPTION_KEY ?? null,
     }),
     integrations: Object.freeze({ timeoutMs: Math.round(parsed.INTEGRATIONS_TIMEOUT_SECONDS * 1000) }),

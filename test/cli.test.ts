@@ -4,6 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { buildChatApp } from '../src/chat/app.js';
+import type { ChatDatabase } from '../src/chat/db/schema.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/core/db/database.js';
+import { sha256Hex } from '../src/core/security/tokens.js';
+import { client } from './helpers/http.js';
 import { testDialect } from './helpers/test-app.js';
 
 /** The administrator's command line, run as an operator would, on SQLite files under DATA_DIR. */
@@ -30,6 +36,27 @@ const query = (file: string, sql: string, ...params: unknown[]) => {
   }
 };
 
+/** The conversation service on the command line's database, as the server would open it. */
+async function openChat() {
+  const url = `sqlite://${path.join(dataDir, 'chat.sqlite')}`;
+  const database = await openDatabase<ChatDatabase>(url);
+  const config = loadConfig({ DATA_DIR: dataDir, CHAT_DATABASE_URL: url, LOG_LEVEL: 'silent' });
+  const chat = await buildChatApp({
+    db: database.db,
+    dialect: database.dialect,
+    config,
+    logger: false,
+    background: false,
+  });
+  return {
+    chat,
+    close: async () => {
+      await chat.close();
+      await database.close();
+    },
+  };
+}
+
 describe.skipIf(testDialect !== 'sqlite')('the admin command line', () => {
   it('explains itself and refuses what it does not know', () => {
     const help = cli('--help');
@@ -46,6 +73,11 @@ describe.skipIf(testDialect !== 'sqlite')('the admin command line', () => {
     expect(cli('migrate').out).toContain('Migrations applied (chat and finance)');
     const account = cli('chat:create-account', '--name', 'Acme');
     expect(account.code).toBe(0);
+    // Before any start there is no platform app: the command line makes the first and shows its token once.
+    expect(account.out).toMatch(
+      /The installation had no platform app: made one\. Its token \(shown only now; keep it safe\):\n\s+\S{40,}\n/,
+    );
+    expect(cli('chat:create-account', '--name', 'Initech').out).not.toContain('platform app');
     const accountId = /Account (\d+) created/.exec(account.out)![1];
     const user = cli(
       'chat:create-user',
@@ -80,7 +112,43 @@ describe.skipIf(testDialect !== 'sqlite')('the admin command line', () => {
     const stored = query('chat.sqlite', "select token from access_tokens where owner_type = 'PlatformApp'").map(
       (r) => r.token,
     );
-    expect(stored).toEqual([tokens[1]]);
+    expect(stored).toEqual([sha256Hex(tokens[1])]);
+  });
+
+  it('acts as the first platform app: lists accounts and users, sets plan and locale; the platform token manages what it made', async () => {
+    const made = cli('chat:create-account', '--name', 'Globex', '--locale', 'pt_BR', '--plan', 'enterprise');
+    expect(made.code, made.out).toBe(0);
+    expect(made.out).toMatch(/Account \d+ created: Globex \(locale pt_BR, plan enterprise\)/);
+    const globex = Number(/Account (\d+) created/.exec(made.out)![1]);
+    const listed = cli('chat:list-accounts');
+    expect(listed.out.split('\n')[0]).toMatch(/^id\s+name\s+locale\s+plan\s+status\s+members$/);
+    expect(listed.out).toMatch(new RegExp(`\\n${globex}\\s+Globex\\s+pt_BR\\s+enterprise\\s+active\\s+0`));
+    expect(listed.out).toMatch(/\n1\s+Acme\s+en\s+community\s+active\s+1/);
+    const set = cli('chat:set-account', '--account', '1', '--plan', 'enterprise', '--locale', 'es');
+    expect(set.code, set.out).toBe(0);
+    expect(set.out).toBe('Account 1 (Acme): locale es, plan enterprise\n');
+    expect(cli('chat:set-account', '--account', '1', '--plan', 'gold').out).toContain(
+      '--plan is one of: community, enterprise',
+    );
+    expect(cli('chat:set-account', '--account', '999', '--locale', 'en').out).toContain('there is no account 999');
+    expect(cli('chat:list-users', '--account', '1').out).toMatch(/\n\d+\s+ana@acme\.test\s+Ana\s+1 \(administrator\)/);
+    expect(cli('chat:list-users', '--account', String(globex)).out).toBe(`Account ${globex} has no members.\n`);
+
+    // The platform token (the last one rotated) manages the accounts and users the command line made.
+    const token = /token \(the old one no longer works\):\n\s+(\S+)/.exec(cli('chat:rotate-platform-token').out)![1];
+    const { chat, close } = await openChat();
+    try {
+      const api = client(chat, token);
+      const acme = await api.get('/platform/api/v1/accounts/1');
+      expect(acme.body).toMatchObject({ name: 'Acme', plan: 'enterprise', locale: 'es' });
+      expect((await api.patch(`/platform/api/v1/accounts/${globex}`, { plan: 'community' })).body.plan).toBe(
+        'community',
+      );
+      const ana = query('chat.sqlite', "select id from users where email = 'ana@acme.test'")[0].id as number;
+      expect((await api.get(`/platform/api/v1/users/${ana}`)).body.email).toBe('ana@acme.test');
+    } finally {
+      await close();
+    }
   });
 
   it('creates a finance user (the SuperAdmin when first) and resets a password, ending sessions', () => {

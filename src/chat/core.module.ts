@@ -13,6 +13,8 @@ import type { ChatModule } from './modules.js';
 import { AutomationEngine } from './modules/automation-rules/automation.engine.js';
 import { migration0011ApiInboxSecrets } from './modules/inboxes/inboxes.secret.migration.js';
 import { WEBHOOK_EVENTS } from './modules/webhooks/webhooks.schema.js';
+import { migration0161InstallationApp } from './platform/installation-app.migration.js';
+import { migration0160PlatformTokenHash } from './platform/platform-token-hash.migration.js';
 import { coreChatRoutes } from './routes.js';
 
 /**
@@ -21,7 +23,8 @@ import { coreChatRoutes } from './routes.js';
  * and the public interface; their listeners (webhook fan-out, agent bots, API inbox webhooks,
  * automation rules) and their housekeeping job. Migrations 0011 (API inboxes' webhook secrets),
  * 0012 (sign-in sessions), 0015 (the change epoch of the profile's account list) and 0018 (the
- * change epoch of authentication's cache) extend the core's tables.
+ * change epoch of authentication's cache) extend the core's tables; 0160 keeps platform app
+ * tokens as their SHA-256; 0161 gives the first platform app what no app holds.
  */
 export const chatCoreModule: ChatModule = {
   name: 'core',
@@ -31,6 +34,8 @@ export const chatCoreModule: ChatModule = {
     '0012_user_sessions': migration0012UserSessions,
     '0015_membership_epoch': migration0015MembershipEpoch,
     '0018_auth_epoch': migration0018AuthEpoch,
+    '0160_platform_token_hash': migration0160PlatformTokenHash,
+    '0161_installation_app': migration0161InstallationApp,
   },
   services: (deps) => createCoreChatServices(deps) as Partial<ChatServices>,
   routes: coreChatRoutes,

@@ -5,6 +5,7 @@ import { call, client } from '../../../test/helpers/http.js';
 import { buildChatTestApp, type ChatTestApp } from '../../../test/helpers/test-app.js';
 import { withOtherProcess } from '../../../test/helpers/other-process.js';
 import { ensurePlatformApp } from '../platform/platform.bootstrap.js';
+import { sha256Hex } from '../../core/security/tokens.js';
 
 /**
  * Authentication is cached per instance (auth.cache.ts); these check that every change of what it
@@ -134,7 +135,7 @@ describe('changes made straight in the database (as the CLI does) take effect at
     await ensurePlatformApp(t.db, appToken);
     expect((await client(t.app, appToken).get('/platform/api/v1/agent_bots')).status).toBe(200);
     await withOtherProcess(t.database, (other) =>
-      other.exec(`delete from access_tokens where owner_type = 'PlatformApp' and token = '${appToken}'`),
+      other.exec(`delete from access_tokens where owner_type = 'PlatformApp' and token = '${sha256Hex(appToken)}'`),
     );
     expect((await client(t.app, appToken).get('/platform/api/v1/agent_bots')).status).toBe(401);
   });

@@ -3,6 +3,7 @@ import { EpochCache, type EpochView } from '../../core/security/epoch-cache.js';
 import type { Actor, Q } from '../context.js';
 import type { AccountRole, AgentBot } from '../db/schema.js';
 import { AUTH_EPOCH } from './auth-epoch.migration.js';
+import { ownerOfToken } from './access-tokens.js';
 import * as repo from './auth.repository.js';
 import { MEMBERSHIP_EPOCH } from './membership-epoch.migration.js';
 
@@ -67,7 +68,7 @@ export class AuthLookups {
 }
 
 async function resolveActor(db: Q, token: string): Promise<TokenActor | undefined> {
-  const owner = await repo.findTokenOwner(db, token);
+  const owner = await ownerOfToken(db, token);
   if (!owner) return undefined;
   switch (owner.owner_type) {
     case 'User': {

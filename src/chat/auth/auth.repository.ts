@@ -1,8 +1,22 @@
 import type { Q } from '../context.js';
 import type { AccountRole, TokenOwnerType } from '../db/schema.js';
 
-export async function findTokenOwner(q: Q, token: string) {
-  return q.selectFrom('access_tokens').select(['owner_type', 'owner_id']).where('token', '=', token).executeTakeFirst();
+/**
+ * The owner of a presented token: a user or bot whose stored token is it, or a platform app whose
+ * stored hash is its hash (a platform row never matches the presented text itself, so a leaked
+ * hash is no token).
+ */
+export async function findTokenOwner(q: Q, token: string, tokenHash: string) {
+  return q
+    .selectFrom('access_tokens')
+    .select(['owner_type', 'owner_id'])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('token', '=', token), eb('owner_type', '<>', 'PlatformApp')]),
+        eb.and([eb('token', '=', tokenHash), eb('owner_type', '=', 'PlatformApp')]),
+      ]),
+    )
+    .executeTakeFirst();
 }
 
 export async function findUser(q: Q, id: number) {

@@ -38,6 +38,11 @@ export async function insertPlatformApp(q: Q, name: string) {
     .executeTakeFirstOrThrow();
 }
 
+/** The installation's first platform app (the lowest id), if any. */
+export async function firstPlatformApp(q: Q) {
+  return q.selectFrom('platform_apps').select(['id', 'name']).orderBy('id').limit(1).executeTakeFirst();
+}
+
 export async function countPlatformApps(q: Q): Promise<number> {
   const row = await q
     .selectFrom('platform_apps')

@@ -1,5 +1,6 @@
-import { conflict, notFound } from '../../core/http/errors.js';
+import { conflict, HttpError, notFound } from '../../core/http/errors.js';
 import { randomToken, sha256Hex } from '../../core/security/tokens.js';
+import { issueAccessToken, revokeAccessTokens } from '../auth/access-tokens.js';
 import type { ChatDeps, Q } from '../context.js';
 import type { Updateable } from 'kysely';
 import type { Account, AccountRole, AccountsTable, User } from '../db/schema.js';
@@ -8,10 +9,23 @@ import type { AttachmentFilesService } from '../modules/attachments-files/attach
 import type { AgentBotsService } from '../modules/agent-bots/agent-bots.service.js';
 import type { AgentBotBody, AgentBotPatch } from '../modules/agent-bots/agent-bots.schema.js';
 import type { UsersService } from '../modules/users/users.service.js';
+import { grantUnheldToApp } from './installation-app.migration.js';
 import * as repo from './platform.repository.js';
 import type { AccountBody, AccountPatch, UserBody, UserPatch } from './platform.schema.js';
 
 const SSO_TTL_MS = 5 * 60 * 1000;
+
+/**
+ * A 404 of the platform interface says why: an app sees only what it created, so an object of
+ * another app answers as one that does not exist (the same words, whether it exists or not).
+ */
+const notThisApps = (what: 'Account' | 'User' | 'Agent bot', plural: string) =>
+  new HttpError(
+    404,
+    'not_found',
+    `${what} not found for this platform app: an app manages only the ${plural} it created ` +
+      `(those made with cli.js belong to the installation's first platform app)`,
+  );
 
 /**
  * The platform interface: an operator's app creates accounts and users and links them. An app
@@ -30,13 +44,13 @@ export class PlatformService {
     const account = (await repo.isGranted(q, appId, 'Account', accountId))
       ? await this.accounts.find(q, accountId)
       : undefined;
-    if (!account) throw notFound('Account');
+    if (!account) throw notThisApps('Account', 'accounts');
     return account;
   }
 
   private async ownedUser(q: Q, appId: number, userId: number): Promise<User> {
     const user = (await repo.isGranted(q, appId, 'User', userId)) ? await this.users.find(q, userId) : undefined;
-    if (!user) throw notFound('User');
+    if (!user) throw notThisApps('User', 'users');
     return user;
   }
 
@@ -51,7 +65,7 @@ export class PlatformService {
         status: body.status ?? 'active',
         auto_resolve_duration: body.auto_resolve_duration ?? null,
         custom_attributes: JSON.stringify(body.custom_attributes ?? {}),
-        plan: body.plan ?? null,
+        plan: body.plan ?? this.deps.config.chat.defaultAccountPlan,
         features: JSON.stringify(body.features ?? {}),
         created_at: now,
         updated_at: now,
@@ -59,6 +73,39 @@ export class PlatformService {
       await repo.grant(trx, appId, 'Account', account.id);
       return account;
     });
+  }
+
+  /**
+   * The app the command line acts as: the installation's first (lowest id). When there is none yet
+   * (the command line runs before the first start), it is made here with a token, returned once,
+   * and given whatever no app holds.
+   */
+  installationApp(): Promise<{ id: number; token?: string }> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const first = await repo.firstPlatformApp(trx);
+      if (first) return { id: first.id };
+      const app = await repo.insertPlatformApp(trx, 'Default platform app');
+      const token = await issueAccessToken(trx, 'PlatformApp', app.id, randomToken(32));
+      await grantUnheldToApp(trx, app.id);
+      return { id: app.id, token };
+    });
+  }
+
+  /**
+   * Replaces the installation app's token (made with the app when there is none) and returns the
+   * new one: the way back when the printed token is lost.
+   */
+  async rotateInstallationToken(): Promise<string> {
+    const app = await this.installationApp();
+    return this.deps.db.transaction().execute(async (trx) => {
+      await revokeAccessTokens(trx, 'PlatformApp', app.id);
+      return issueAccessToken(trx, 'PlatformApp', app.id, randomToken(32));
+    });
+  }
+
+  /** Records that the app manages an account or user the command line made for it. */
+  adopt(q: Q, appId: number, type: 'Account' | 'User', id: number): Promise<void> {
+    return repo.grant(q, appId, type, id);
   }
 
   getAccount(appId: number, accountId: number): Promise<Account> {
@@ -174,7 +221,7 @@ export class PlatformService {
 
   /** Global agent bots: an app sees and manages only the bots it created. */
   private async ownedBot(appId: number, botId: number) {
-    if (!(await repo.isGranted(this.deps.db, appId, 'AgentBot', botId))) throw notFound('Agent bot');
+    if (!(await repo.isGranted(this.deps.db, appId, 'AgentBot', botId))) throw notThisApps('Agent bot', 'agent bots');
     return this.agentBots.get(null, botId);
   }
 

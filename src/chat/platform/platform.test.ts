@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatTestApp, type ChatTestApp } from '../../../test/helpers/test-app.js';
 import { call, client } from '../../../test/helpers/http.js';
 import { newAccount, newUser } from '../../../test/helpers/factories.js';
+import { sha256Hex } from '../../core/security/tokens.js';
 
 let t: ChatTestApp;
 beforeAll(async () => {
@@ -113,6 +114,20 @@ describe('platform accounts', () => {
     expect(poisoned.json()).toMatchObject({ code: 'malformed_body' });
   });
 
+  it('keeps only the SHA-256 of a platform token; the hash itself is no token', async () => {
+    const rows = await t.db
+      .selectFrom('access_tokens')
+      .select('token')
+      .where('owner_type', '=', 'PlatformApp')
+      .execute();
+    expect(rows.map((r) => r.token)).toContain(sha256Hex(t.platformToken));
+    expect(rows.map((r) => r.token)).not.toContain(t.platformToken);
+    const api = client(t.app, t.platformToken);
+    expect((await api.post(`${P}/accounts`, { name: 'By the token' })).status).toBe(200);
+    const byHash = await client(t.app, sha256Hex(t.platformToken)).post(`${P}/accounts`, { name: 'By the hash' });
+    expect(byHash.status).toBe(401);
+  });
+
   it('requires a platform token (401), and a user token is not one', async () => {
     expect((await call(t.app, { method: 'POST', url: `${P}/accounts`, body: { name: 'x' } })).status).toBe(401);
     const user = await newUser(t);
@@ -127,7 +142,18 @@ describe('platform accounts', () => {
     const otherToken = 'other-platform-app-token-123456';
     await ensurePlatformApp(t.db, otherToken);
     const other = client(t.app, otherToken);
-    expect((await other.get(`${P}/accounts/${account.id}`)).status).toBe(404);
+    const refused = await other.get(`${P}/accounts/${account.id}`);
+    expect(refused.status).toBe(404);
+    // The 404 says why, in the same words whether the account exists or not.
+    expect(refused.body).toEqual({
+      code: 'not_found',
+      error:
+        "Account not found for this platform app: an app manages only the accounts it created (those made with cli.js belong to the installation's first platform app)",
+    });
+    expect((await other.get(`${P}/accounts/99999999`)).body).toEqual(refused.body);
+    expect((await other.get(`${P}/users/${account.admin.id}`)).body.error).toMatch(
+      /^User not found for this platform app/,
+    );
     expect((await other.patch(`${P}/accounts/${account.id}`, { name: 'stolen' })).status).toBe(404);
     expect((await other.delete(`${P}/accounts/${account.id}`)).status).toBe(404);
     expect((await other.get(`${P}/users/${account.admin.id}`)).status).toBe(404);

@@ -10,6 +10,26 @@ export async function findAccount(q: Q, id: number) {
   return q.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Every account with its number of members, by id (the command line's list). */
+export async function listAccountsWithMembers(q: Q) {
+  return q
+    .selectFrom('accounts')
+    .select((eb) => [
+      'accounts.id',
+      'accounts.name',
+      'accounts.locale',
+      'accounts.plan',
+      'accounts.status',
+      eb
+        .selectFrom('account_users')
+        .select((e) => e.fn.countAll<number | string>().as('n'))
+        .whereRef('account_users.account_id', '=', 'accounts.id')
+        .as('members'),
+    ])
+    .orderBy('accounts.id')
+    .execute();
+}
+
 export async function updateAccount(q: Q, id: number, values: Updateable<AccountsTable>) {
   return q.updateTable('accounts').set(values).where('id', '=', id).returningAll().executeTakeFirst();
 }

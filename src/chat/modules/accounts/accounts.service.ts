@@ -15,6 +15,11 @@ export class AccountsService {
     return repo.insertAccount(q, values);
   }
 
+  /** Every account with its member count (the command line lists them). */
+  async listAll(q: Q) {
+    return (await repo.listAccountsWithMembers(q)).map((a) => ({ ...a, members: Number(a.members ?? 0) }));
+  }
+
   update(q: Q, id: number, values: Updateable<AccountsTable>) {
     return repo.updateAccount(q, id, values);
   }

@@ -118,7 +118,7 @@ export class AppliedSlasService implements SlaPolicies {
    * for another account's policy. Returns the conversation's policy before and after.
    */
   async apply(trx: Trx, ctx: AccountContext, conversation: Conversation, policyId: number | null): Promise<SlaChange> {
-    if (!(await hasSlaPlan(this.services.accounts, trx, ctx.accountId))) throw planRequired();
+    if (!(await hasSlaPlan(this.services.accounts, trx, ctx.accountId))) throw planRequired(ctx.accountId);
     const existing = await repo.appliedOfConversation(trx, ctx.accountId, conversation.id);
     const previous = existing?.sla_policy_id ?? null;
     if (policyId === null) {

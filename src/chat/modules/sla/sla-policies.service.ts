@@ -6,11 +6,15 @@ import type { SlaPolicy } from './sla.migration.js';
 import * as repo from './sla.repository.js';
 import type { SlaPolicyBody, SlaPolicyPatch } from './sla.schema.js';
 
-export const planRequired = () =>
+/** 402: the account's plan lacks SLAs; the sentence says how an operator turns them on. */
+export const planRequired = (accountId: number) =>
   new HttpError(
     402,
     'plan_required',
-    'SLA policies are an Enterprise plan feature: the account plan must be enterprise',
+    `SLA policies are an Enterprise plan feature and account ${accountId} is not on it. ` +
+      `The operator enables it with \`node dist/cli.js chat:set-account --account ${accountId} --plan enterprise\` ` +
+      `or PATCH /platform/api/v1/accounts/${accountId} {"plan": "enterprise"}; ` +
+      `DEFAULT_ACCOUNT_PLAN=enterprise gives new accounts every feature`,
   );
 
 /** The account may use SLAs: its plan is `enterprise` (or its features turn `sla` on), set by the platform interface. */
@@ -44,7 +48,7 @@ export class SlaPoliciesService {
   ) {}
 
   async requirePlan(ctx: AccountContext, q: Q = this.deps.db): Promise<void> {
-    if (!(await hasSlaPlan(this.accounts, q, ctx.accountId))) throw planRequired();
+    if (!(await hasSlaPlan(this.accounts, q, ctx.accountId))) throw planRequired(ctx.accountId);
   }
 
   async list(ctx: AccountContext): Promise<SlaPolicy[]> {

@@ -57,6 +57,10 @@ describe('SLA plan gating', () => {
     ]) {
       expect(res.status, res.text).toBe(402);
       expect(res.body.code).toBe('plan_required');
+      // The sentence says how an operator turns the plan on.
+      expect(res.body.error).toContain(`node dist/cli.js chat:set-account --account ${basic.id} --plan enterprise`);
+      expect(res.body.error).toContain(`PATCH /platform/api/v1/accounts/${basic.id} {"plan": "enterprise"}`);
+      expect(res.body.error).toContain('DEFAULT_ACCOUNT_PLAN=enterprise');
     }
     const conversation = await newConversation(t, basic);
     const patch = await c.patch(`${basic.path}/conversations/${conversation.id}`, { sla_policy_id: 1 });
@@ -66,6 +70,28 @@ describe('SLA plan gating', () => {
     expect((await c.get(`${basic.path}/sla_policies`)).body).toEqual({ data: [] });
     await enterprise(t, basic, null);
     expect((await c.get(`${basic.path}/sla_policies`)).status).toBe(402);
+  });
+});
+
+describe('DEFAULT_ACCOUNT_PLAN', () => {
+  it('gives new accounts the community plan unless set to enterprise, which opens SLAs at once', async () => {
+    expect((await newAccount(t, 'Community')).id).toBeGreaterThan(0);
+    const plans = await t.db.selectFrom('accounts').select('plan').where('name', '=', 'Community').execute();
+    expect(plans).toEqual([{ plan: 'community' }]);
+    const open = await buildChatTestApp({ DEFAULT_ACCOUNT_PLAN: 'enterprise' });
+    try {
+      const acme = await newAccount(open, 'Everything');
+      const res = await client(open.app, acme.admin.token).get(`${acme.path}/sla_policies`);
+      expect(res.status, res.text).toBe(200);
+      // A plan named at creation still wins.
+      const named = await client(open.app, open.platformToken).post('/platform/api/v1/accounts', {
+        name: 'Small',
+        plan: 'community',
+      });
+      expect(named.body.plan).toBe('community');
+    } finally {
+      await open.close();
+    }
   });
 });
 

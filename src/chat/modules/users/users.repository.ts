@@ -23,6 +23,27 @@ export async function deleteUser(q: Q, id: number) {
   await q.deleteFrom('users').where('id', '=', id).execute();
 }
 
+/** Users by id (the members of one account when given), for the command line's list. */
+export async function listUsers(q: Q, accountId?: number) {
+  let query = q.selectFrom('users').select(['users.id', 'users.email', 'users.name']).orderBy('users.id');
+  if (accountId !== undefined)
+    query = query
+      .innerJoin('account_users', 'account_users.user_id', 'users.id')
+      .where('account_users.account_id', '=', accountId);
+  return query.execute();
+}
+
+/** The memberships of these users, in one query. */
+export async function membershipsOfUsers(q: Q, userIds: number[]) {
+  if (userIds.length === 0) return [];
+  return q
+    .selectFrom('account_users')
+    .select(['user_id', 'account_id', 'role'])
+    .where('user_id', 'in', userIds)
+    .orderBy('account_id')
+    .execute();
+}
+
 /** The accounts a user belongs to, with the membership role. */
 export async function membershipsOf(q: Q, userId: number) {
   return q

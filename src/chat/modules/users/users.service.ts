@@ -86,6 +86,19 @@ export class UsersService {
     return repo.deleteUser(q, id);
   }
 
+  /** Users (the members of one account when given) with their memberships, without a query per user. */
+  async listWithMemberships(q: Q, accountId?: number) {
+    const users = await repo.listUsers(q, accountId);
+    const byUser = new Map<number, { account_id: number; role: string }[]>();
+    // IN lists stay bounded: the memberships are read a thousand users at a time.
+    for (let i = 0; i < users.length; i += 1000) {
+      const ids = users.slice(i, i + 1000).map((u) => u.id);
+      for (const m of await repo.membershipsOfUsers(q, ids))
+        byUser.set(m.user_id, [...(byUser.get(m.user_id) ?? []), { account_id: m.account_id, role: m.role }]);
+    }
+    return users.map((u) => ({ ...u, memberships: byUser.get(u.id) ?? [] }));
+  }
+
   memberships(q: Q, userId: number) {
     return repo.membershipsOf(q, userId);
   }
