@@ -14,6 +14,8 @@ function agentsOf(q: Q, accountId: number) {
       'users.display_name as display_name',
       'users.email as email',
       'users.avatar_url as avatar_url',
+      // Whether the user has chosen a password (an invited agent has not yet): the agent's `confirmed`.
+      sql<number>`case when users.password_hash is null then 0 else 1 end`.as('has_password'),
       'account_users.account_id as account_id',
       'account_users.role as role',
       'account_users.availability as availability',

@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { ChatErrorBody, IdParam } from '../../../core/http/schemas.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
 import type { ChatRoutes } from '../../routes.js';
-import { presentAgent } from './agents.presenter.js';
-import { AgentCreateBody, AgentSchema, AgentUpdateBody } from './agents.schema.js';
+import { presentAgent, presentCreatedAgent } from './agents.presenter.js';
+import { AgentCreateBody, AgentSchema, AgentUpdateBody, CreatedAgentSchema } from './agents.schema.js';
 
 const A = '/api/v1/accounts/:accountId';
 const tags = ['agents'];
@@ -40,15 +40,18 @@ export const agentsRoutes: ChatRoutes = async (app, { services }) => {
           'Add an agent (the user is created when the e-mail is new, and then e-mailed a link to choose a password through SMTP_URL)',
         params: AccountParams,
         body: AgentCreateBody,
-        response: { 200: AgentSchema, 409: ChatErrorBody, ...errors },
+        response: { 200: CreatedAgentSchema, 409: ChatErrorBody, ...errors },
       },
     },
     async (req) => {
       const { agent, invitation } = await svc.create(ctxOf(req), req.body);
       // Without SMTP_URL the new agent gets no invitation: the operator sets a password (cli chat:reset-password).
       if (invitation === 'not_sent')
-        req.log.warn({ userId: agent.id }, 'agent invitation not sent: SMTP_URL is not set');
-      return presentAgent(agent);
+        req.log.warn(
+          { userId: agent.id },
+          'agent invitation not sent: SMTP_URL is not set (node dist/cli.js chat:reset-password sets a password)',
+        );
+      return presentCreatedAgent(agent, invitation);
     },
   );
 

@@ -53,6 +53,15 @@ export const AgentSchema = Type.Object({
   custom_role_id: Nullable(Type.Integer()),
 });
 
+/** The answer of `POST {A}/agents`: the agent, and what became of the invitation e-mail. */
+export const CreatedAgentSchema = Type.Object({
+  ...AgentSchema.properties,
+  invitation_email: Type.Union([Type.Literal('queued'), Type.Literal('not_sent_no_smtp'), Type.Literal('not_needed')], {
+    description:
+      'queued: the invitation e-mail is in the mail queue; not_sent_no_smtp: SMTP_URL is not set, so nobody was e-mailed (set a password with cli.js chat:reset-password); not_needed: the user existed and keeps their password',
+  }),
+});
+
 /** `user_ids` of the team and inbox member endpoints. */
 export const UserIds = (minItems: number) =>
   Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { minItems, maxItems: 1000 });

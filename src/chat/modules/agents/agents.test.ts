@@ -124,7 +124,7 @@ describe('POST {A}/agents', () => {
       account_id: account.id,
       availability_status: 'online',
       auto_offline: false,
-      confirmed: true,
+      confirmed: false,
       email: address,
       provider: 'email',
       available_name: 'Nina New',
@@ -132,6 +132,7 @@ describe('POST {A}/agents', () => {
       role: 'agent',
       thumbnail: '',
       custom_role_id: null,
+      invitation_email: 'not_sent_no_smtp',
     });
     expect(await membership(account.id, res.body.id)).toMatchObject({
       role: 'agent',

@@ -111,7 +111,13 @@ async function createAgent(account: TestAccount, email: string, role = 'agent') 
     role,
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { id: number; email: string };
+  return res.body as { id: number; email: string; confirmed: boolean; invitation_email: string };
+}
+
+/** The agent as the account's list shows it. */
+async function listedAgent(account: TestAccount, id: number) {
+  const res = await client(t.app, account.admin.token).get(`${account.path}/agents`);
+  return (res.body as { id: number; confirmed: boolean }[]).find((a) => a.id === id);
 }
 
 describe('inviting an agent', () => {
@@ -120,6 +126,8 @@ describe('inviting an agent', () => {
     const account = await newAccount(t, 'Acme <Support> & "Co"');
     const email = `nina-${unique()}@example.test`;
     const agent = await createAgent(account, email);
+    // The answer says the invitation is on its way; the agent is unconfirmed until they choose a password.
+    expect(agent).toMatchObject({ invitation_email: 'queued', confirmed: false });
 
     // Queued in the creating transaction: there as soon as the agent exists.
     const [queued] = await t.db
@@ -187,6 +195,7 @@ describe('inviting an agent', () => {
       `Your password is set. <a href="../../app/login?email=${encodeURIComponent(email)}">Sign in</a> as ${email} with it.`,
     );
     expect(await signIn(email, 'a fine new password')).toBe(200);
+    expect((await listedAgent(account, agent.id))?.confirmed).toBe(true);
 
     // Once only: the page, its form and the API all refuse the used link.
     const again = await page(ip, token);
@@ -216,6 +225,7 @@ describe('inviting an agent', () => {
     const other = await newAccount(t, 'Other');
     const added = await createAgent(other, theirs.email, 'administrator');
     expect(added.id).toBe(theirs.id);
+    expect(added).toMatchObject({ invitation_email: 'not_needed', confirmed: true });
     // The e-mail would have been queued in the request's transaction: nothing is, nor will be.
     expect(await emailsTo(theirs.email)).toEqual([]);
     expect(await tokensOf(theirs.id)).toEqual([]);
@@ -548,9 +558,14 @@ describe('without SMTP_URL', () => {
         role: 'agent',
       });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
+      // The answer says nobody was e-mailed, and the agent stays unconfirmed.
+      expect(res.body).toMatchObject({ invitation_email: 'not_sent_no_smtp', confirmed: false });
       const warnings = lines.map((l) => JSON.parse(l) as { msg: string; userId?: number });
       expect(warnings).toContainEqual(
-        expect.objectContaining({ msg: 'agent invitation not sent: SMTP_URL is not set', userId: res.body.id }),
+        expect.objectContaining({
+          msg: 'agent invitation not sent: SMTP_URL is not set (node dist/cli.js chat:reset-password sets a password)',
+          userId: res.body.id,
+        }),
       );
       expect(await bare.db.selectFrom('password_tokens').selectAll().execute()).toEqual([]);
       expect(await bare.db.selectFrom('outgoing_emails').selectAll().execute()).toEqual([]);
