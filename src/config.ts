@@ -142,6 +142,7 @@ const EnvSchema = Type.Object({
   ),
   FCM_BASE_URL: Type.Optional(httpUrl()),
   LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
+  LOG_FORMAT: oneOf(['auto', 'json', 'pretty'] as const, 'auto'),
   CORS_ORIGINS: Type.String({ default: '' }),
   TRUST_PROXY: Type.String({ default: 'false' }),
   METRICS: oneOf(['off', 'on'] as const, 'off'),
@@ -205,6 +206,8 @@ export interface Config {
   readonly host: string;
   readonly dataDir: string;
   readonly logLevel: Env['LOG_LEVEL'];
+  /** `auto`: readable lines on a terminal, JSON lines otherwise; `json` or `pretty` always. */
+  readonly logFormat: Env['LOG_FORMAT'];
   readonly http: {
     /** Origins allowed to call the non-public routes from a browser ('*' for any); /public/api/* allows any. */
     readonly corsOrigins: readonly string[];
@@ -306,6 +309,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: parsed.HOST,
     dataDir,
     logLevel: parsed.LOG_LEVEL,
+    logFormat: parsed.LOG_FORMAT,
     http: Object.freeze({
       corsOrigins: Object.freeze(list(parsed.CORS_ORIGINS)),
       trustProxy: trustProxyOf(parsed.TRUST_PROXY),

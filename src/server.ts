@@ -9,7 +9,7 @@ import type { App } from './core/http/app-base.js';
 import { closeWithin } from './core/http/shutdown.js';
 import type { Metrics } from './core/http/metrics.js';
 import type { Logger } from 'pino';
-import { createLogger } from './core/logging/logger.js';
+import { createLogger, logDestination } from './core/logging/logger.js';
 import type { FinanceDatabase } from './finance/db/schema.js';
 
 type Which = 'all' | 'chat' | 'finance';
@@ -155,7 +155,7 @@ async function main() {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(2);
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, logDestination(config.logFormat));
   const metrics = config.metrics.enabled ? new (await import('./core/http/metrics.js')).Metrics() : undefined;
   const metricsServer = metrics && config.metrics.port !== null ? startMetricsServer(config, metrics, logger) : null;
   const running: Running[] = [];

@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatApp } from '../src/chat/app.js';
 import type { App } from '../src/core/http/app-base.js';
-import { createLogger } from '../src/core/logging/logger.js';
+import { createLogger, logDestination } from '../src/core/logging/logger.js';
+import { prettyLine } from '../src/core/logging/pretty.js';
 import { buildFinanceApp } from '../src/finance/app.js';
 import { buildChatTestApp, buildFinanceTestApp, type ChatTestApp, type FinanceTestApp } from './helpers/test-app.js';
 
@@ -71,5 +72,67 @@ describe('the production log', () => {
         '/api/v1/profile',
       ]),
     );
+  });
+});
+
+describe('one line per request', () => {
+  it('logs each request once, when answered, with its status and time; a refusal carries its code and reason', async () => {
+    lines.length = 0;
+    const ok = await chat.inject({ url: '/health' });
+    const refused = await chat.inject({ url: '/api/v1/profile', headers: { api_access_token: 'wrong' } });
+    const missing = await chat.inject({ url: '/no/such/route' });
+    const entries = lines.map((l) => JSON.parse(l) as Record<string, any>);
+    const of = (id: unknown) => entries.filter((e) => e.requestId === id);
+    for (const res of [ok, refused, missing]) expect(of(res.headers['x-request-id'])).toHaveLength(1);
+    expect(of(ok.headers['x-request-id'])[0]).toMatchObject({
+      msg: 'request completed',
+      req: { method: 'GET', url: '/health' },
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+    });
+    expect(of(refused.headers['x-request-id'])[0]).toMatchObject({ res: { statusCode: 401 }, code: 'unauthorized' });
+    expect(of(missing.headers['x-request-id'])[0]).toMatchObject({
+      res: { statusCode: 404 },
+      code: 'not_found',
+      reason: 'Route GET /no/such/route not found',
+    });
+  });
+});
+
+describe('the readable format (LOG_FORMAT=pretty, or a terminal)', () => {
+  it('writes a request as one short line, other entries with their fields, errors with their stack', () => {
+    const time = new Date(2026, 0, 2, 14, 2, 7).getTime();
+    expect(
+      prettyLine(
+        JSON.stringify({
+          level: 30,
+          time,
+          service: 'chat',
+          requestId: 'r1',
+          req: { method: 'GET', url: '/api/v1/accounts/1/contacts/9' },
+          res: { statusCode: 404 },
+          responseTime: 0.8,
+          code: 'not_found',
+          reason: 'Contact not found',
+          msg: 'request completed',
+        }),
+      ),
+    ).toBe('14:02:07 INFO  chat     GET /api/v1/accounts/1/contacts/9 404 0.8 ms  not_found: Contact not found');
+    expect(prettyLine(JSON.stringify({ level: 40, time, service: 'chat', userId: 7, msg: 'no SMTP_URL' }))).toBe(
+      '14:02:07 WARN  chat     no SMTP_URL  userId=7',
+    );
+    const failed = prettyLine(
+      JSON.stringify({ level: 50, time, err: { stack: 'Error: boom\n    at here' }, msg: 'x' }),
+    );
+    expect(failed.split('\n')).toEqual(['14:02:07 ERROR          x', '    Error: boom', '        at here']);
+  });
+
+  it('is chosen for a terminal, JSON otherwise or with LOG_FORMAT=json', () => {
+    const tty = Object.assign(new Writable({ write: (_c, _e, done) => done() }), { isTTY: true });
+    const pipe = new Writable({ write: (_c, _e, done) => done() });
+    expect(logDestination('auto', tty as unknown as NodeJS.WriteStream)).toBeDefined();
+    expect(logDestination('auto', pipe as unknown as NodeJS.WriteStream)).toBeUndefined();
+    expect(logDestination('json', tty as unknown as NodeJS.WriteStream)).toBeUndefined();
+    expect(logDestination('pretty', pipe as unknown as NodeJS.WriteStream)).toBeDefined();
   });
 });

@@ -4,6 +4,7 @@ import { HttpError, type FieldProblem } from './errors.js';
 import { languageOf, type Language } from '../i18n/language.js';
 import { humanize } from './validation-messages.js';
 import { isStorageFull, STORAGE_FULL_RETRY_AFTER_SECONDS } from './storage-health.js';
+import { noteRefusal } from '../logging/request-log.js';
 
 /** Renders an error body in a service's own format (chat and finance differ). */
 export type ErrorFormatter = (status: number, code: string, message: string, details?: FieldProblem[]) => unknown;
@@ -137,13 +138,13 @@ export function installErrorHandling(app: FastifyInstance, format: ErrorFormatte
     if (mapped.code === 'storage_full') hooks.onStorageFull?.();
     // Every refusal says why in the log line (code and message; never the body, which may hold secrets).
     if (mapped.status >= 500) request.log.error({ err, statusCode: mapped.status }, 'request failed');
-    else request.log.info({ statusCode: mapped.status, code: mapped.code, reason: mapped.message }, 'request refused');
+    else noteRefusal(request, mapped.code, mapped.message);
     if (mapped.headers) reply.headers(mapped.headers);
     return reply.status(mapped.status).send(format(mapped.status, mapped.code, mapped.message, mapped.details));
   });
   app.setNotFoundHandler((request, reply) => {
     const reason = `Route ${request.method} ${request.url.split('?')[0]} not found`;
-    request.log.info({ statusCode: 404, code: 'not_found', reason }, 'request refused');
+    noteRefusal(request, 'not_found', reason);
     const { message } = translated(
       { status: 404, code: 'not_found', message: reason },
       languageOf(request.headers['accept-language']),

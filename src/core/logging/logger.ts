@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { prettyDestination } from './pretty.js';
 
 /** Headers and fields that carry credentials: never written to the log. */
 const REDACT = [
@@ -52,4 +53,16 @@ function serializeRequest(req: LoggedRequest) {
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options = { level, redact: { paths: REDACT, censor: '[redacted]' }, serializers: { req: serializeRequest } };
   return destination ? pino(options, destination) : pino(options);
+}
+
+/**
+ * Where the process logs: readable lines (`pretty.ts`) when LOG_FORMAT is `pretty`, or `auto` and
+ * stdout is a terminal; otherwise pino's JSON lines on stdout (undefined: pino's own destination).
+ */
+export function logDestination(
+  format: 'auto' | 'json' | 'pretty',
+  out: NodeJS.WriteStream = process.stdout,
+): DestinationStream | undefined {
+  const pretty = format === 'pretty' || (format === 'auto' && out.isTTY === true);
+  return pretty ? prettyDestination(out) : undefined;
 }
