@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parse as parseConnection } from 'pg-connection-string';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { generateKeyPair, toBase64Url } from './core/push/web-push.crypto.js';
@@ -28,7 +29,8 @@ describe('configuration', () => {
       'postgresql://db/x',
       'sqlite:///var/lib/ponte/chat.sqlite',
       'file:chat.sqlite',
-      './data/chat.sqlite',
+      'sqlite://data/chat.sqlite',
+      '/var/lib/ponte/chat.sqlite',
     ]) {
       expect(loadConfig({ CHAT_DATABASE_URL: url }).chat.databaseUrl).toBe(url);
     }
@@ -68,6 +70,55 @@ describe('configuration', () => {
     );
     expect(refused({ CONNECTION_TIMEOUT_SECONDS: '1' })).toContain(
       'CONNECTION_TIMEOUT_SECONDS: must be a number of seconds from 5 to 86400',
+    );
+  });
+
+  it('refuses a value without a scheme unless it is an absolute path, naming an old file it would leave behind', () => {
+    for (const url of ['garbage', './data/chat.sqlite', 'chat.sqlite', 'db/ponte'])
+      expect(refused({ CHAT_DATABASE_URL: url })).toContain(
+        `CHAT_DATABASE_URL: ${JSON.stringify(url)} names no database; use postgres://user@host:5432/db, sqlite://path/to/file.sqlite (relative to the working directory)`,
+      );
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ponte-config-'));
+    const cwd = process.cwd();
+    try {
+      process.chdir(dir);
+      fs.writeFileSync('old-chat.sqlite', '');
+      expect(refused({ CHAT_DATABASE_URL: 'old-chat.sqlite' })).toContain(
+        `(the file ${path.join(fs.realpathSync(dir), 'old-chat.sqlite')} exists: sqlite://old-chat.sqlite keeps using it)`,
+      );
+    } finally {
+      process.chdir(cwd);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes a PostgreSQL password apart from the URL, so @, /, : and % need no encoding', () => {
+    const password = 'p@ss/w:rd%40 é';
+    const config = loadConfig({
+      CHAT_DATABASE_URL: 'postgres://ponte@db:5432/ponte_chat',
+      CHAT_DATABASE_PASSWORD: password,
+      FINANCE_DATABASE_URL: 'postgresql://ponte@db/ponte_finance?sslmode=disable',
+      FINANCE_DATABASE_PASSWORD: password,
+    });
+    // The PostgreSQL client reads the URL back into the same parts.
+    expect(parseConnection(config.chat.databaseUrl)).toMatchObject({
+      user: 'ponte',
+      password,
+      host: 'db',
+      port: '5432',
+      database: 'ponte_chat',
+    });
+    expect(parseConnection(config.finance.databaseUrl)).toMatchObject({
+      user: 'ponte',
+      password,
+      database: 'ponte_finance',
+    });
+    expect(refused({ CHAT_DATABASE_URL: 'postgres://ponte:inline@db/x', CHAT_DATABASE_PASSWORD: 'other' })).toContain(
+      'CHAT_DATABASE_URL: carries a password and CHAT_DATABASE_PASSWORD is set too',
+    );
+    expect(refused({ CHAT_DATABASE_PASSWORD: 'x' })).toContain('CHAT_DATABASE_PASSWORD is for a PostgreSQL URL');
+    expect(refused({ FINANCE_DATABASE_URL: 'postgres://db/x', FINANCE_DATABASE_PASSWORD: 'x' })).toContain(
+      'FINANCE_DATABASE_PASSWORD needs a user name in the URL',
     );
   });
 

@@ -68,6 +68,8 @@ const EnvSchema = Type.Object({
   DATA_DIR: Type.String({ default: './data' }),
   CHAT_DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   FINANCE_DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  CHAT_DATABASE_PASSWORD: Type.Optional(Type.String({ minLength: 1 })),
+  FINANCE_DATABASE_PASSWORD: Type.Optional(Type.String({ minLength: 1 })),
   PG_PREPARED_STATEMENTS: oneOf(['on', 'off'] as const, 'on'),
   FINANCE_JWT_SECRET: Type.Optional(secret(32)),
   FINANCE_ENCRYPTION_KEY: Type.Optional(secret(32)),
@@ -252,22 +254,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const parsed = withDefaults as Env;
+  const dataDir = path.resolve(parsed.DATA_DIR);
+  const chatDb = databaseUrl('CHAT', parsed.CHAT_DATABASE_URL, parsed.CHAT_DATABASE_PASSWORD, dataDir, 'chat');
+  const financeDb = databaseUrl(
+    'FINANCE',
+    parsed.FINANCE_DATABASE_URL,
+    parsed.FINANCE_DATABASE_PASSWORD,
+    dataDir,
+    'finance',
+  );
   const problems = [
-    databaseUrlProblem('CHAT_DATABASE_URL', parsed.CHAT_DATABASE_URL),
-    databaseUrlProblem('FINANCE_DATABASE_URL', parsed.FINANCE_DATABASE_URL),
+    chatDb.problem,
+    financeDb.problem,
     trustProxyProblem(parsed.TRUST_PROXY),
     sharedDatabaseProblem(parsed.CHAT_DATABASE_URL, parsed.FINANCE_DATABASE_URL),
     vapidProblem(parsed),
   ].filter((p): p is string => p !== null);
   const firebase = firebaseOf(parsed, problems);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
-  const dataDir = path.resolve(parsed.DATA_DIR);
   const chatPort = parsed.CHAT_PORT;
   const publicUrl = (parsed.PUBLIC_URL ?? `http://localhost:${chatPort}`).replace(/\/+$/, '');
   return Object.freeze({
     chat: Object.freeze({
       port: chatPort,
-      databaseUrl: parsed.CHAT_DATABASE_URL ?? `sqlite://${path.join(dataDir, 'chat.sqlite')}`,
+      databaseUrl: chatDb.url,
       publicUrl,
       platformToken: parsed.PLATFORM_TOKEN,
       defaultAccountPlan: parsed.DEFAULT_ACCOUNT_PLAN,
@@ -276,7 +286,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     integrations: Object.freeze({ timeoutMs: Math.round(parsed.INTEGRATIONS_TIMEOUT_SECONDS * 1000) }),
     finance: Object.freeze({
       port: parsed.FINANCE_PORT,
-      databaseUrl: parsed.FINANCE_DATABASE_URL ?? `sqlite://${path.join(dataDir, 'finance.sqlite')}`,
+      databaseUrl: financeDb.url,
       jwtSecret: parsed.FINANCE_JWT_SECRET ?? null,
       encryptionKey: parsed.FINANCE_ENCRYPTION_KEY ?? null,
       setupToken: parsed.FINANCE_SETUP_TOKEN ?? null,
@@ -331,16 +341,49 @@ const list = (text: string) =>
     .filter(Boolean);
 
 /**
- * A database URL names its engine: `postgres://` or `postgresql://` for PostgreSQL, `sqlite://` or
- * `file:` (or a plain file path) for SQLite. Any other scheme (`mysql://`, a typo such as
- * `postgress://`) is refused rather than taken for a file name.
+ * A service's database: its URL (default: a SQLite file in DATA_DIR) with the password variable
+ * folded in, or the problem with them. A URL names its engine: `postgres://` or `postgresql://`
+ * for PostgreSQL; `sqlite://path` or `file:path` for SQLite, a relative path there being relative
+ * to the working directory; or an absolute file path. Anything else (`mysql://`, a typo such as
+ * `postgress://`, a bare word) is refused rather than taken for a file name: a bare relative value
+ * used to create a SQLite file in the working directory, and the refusal names that file when it
+ * exists so that its data is not left behind. `<SERVICE>_DATABASE_PASSWORD` is the password of a
+ * PostgreSQL URL given apart, so that `@`, `/`, `:` and `%` need no percent-encoding.
  */
-function databaseUrlProblem(name: string, url: string | undefined): string | null {
-  if (url === undefined) return null;
+function databaseUrl(
+  service: 'CHAT' | 'FINANCE',
+  given: string | undefined,
+  password: string | undefined,
+  dataDir: string,
+  file: string,
+): { url: string; problem: string | null } {
+  const name = `${service}_DATABASE_URL`;
+  const url = given ?? `sqlite://${path.join(dataDir, `${file}.sqlite`)}`;
+  const refuse = (problem: string) => ({ url, problem: `${name}: ${problem}` });
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
-  if (scheme === undefined || ['postgres', 'postgresql', 'sqlite', 'file'].includes(scheme)) return null;
-  if (scheme.length === 1 && /^[a-z]:[\\/]/i.test(url)) return null; // a Windows drive letter
-  return `${name}: the scheme ${scheme}:// is not supported; use postgres://user:pass@host:5432/db, sqlite://path/to/file.sqlite or a file path`;
+  if (scheme === undefined || (scheme.length === 1 && /^[a-z]:[\\/]/i.test(url))) {
+    if (!path.isAbsolute(url)) {
+      const left = fs.existsSync(url) ? ` (the file ${path.resolve(url)} exists: sqlite://${url} keeps using it)` : '';
+      return refuse(
+        `${JSON.stringify(url)} names no database${left}; use postgres://user@host:5432/db, ` +
+          `sqlite://path/to/file.sqlite (relative to the working directory), sqlite:///absolute/path.sqlite or an absolute file path`,
+      );
+    }
+  } else if (!['postgres', 'postgresql', 'sqlite', 'file'].includes(scheme)) {
+    return refuse(
+      `the scheme ${scheme}:// is not supported; use postgres://user:pass@host:5432/db, sqlite://path/to/file.sqlite or an absolute file path`,
+    );
+  }
+  if (password === undefined) return { url, problem: null };
+  if (scheme !== 'postgres' && scheme !== 'postgresql')
+    return refuse(`${service}_DATABASE_PASSWORD is for a PostgreSQL URL; SQLite has no password`);
+  const parsed = new URL(url);
+  if (parsed.password !== '')
+    return refuse(`carries a password and ${service}_DATABASE_PASSWORD is set too: keep one of them`);
+  // Written into the URL percent-encoded, so the PostgreSQL client reads it back as it was given.
+  const at = url.indexOf('@', url.indexOf('//') + 2);
+  if (at < 0) return refuse(`${service}_DATABASE_PASSWORD needs a user name in the URL (postgres://user@host/db)`);
+  return { url: `${url.slice(0, at)}:${encodeURIComponent(password)}${url.slice(at)}`, problem: null };
 }
 
 /** The two services keep different tables under the same names: one database (or schema) each. */
