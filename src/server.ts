@@ -11,6 +11,7 @@ import type { Metrics } from './core/http/metrics.js';
 import type { Logger } from 'pino';
 import { createLogger, logDestination } from './core/logging/logger.js';
 import type { FinanceDatabase } from './finance/db/schema.js';
+import { databaseError, listenError, platformTokenNote, portClash, startWarnings, StartupError } from './startup.js';
 
 type Which = 'all' | 'chat' | 'finance';
 
@@ -62,14 +63,9 @@ async function startChat(config: Config, logger: Logger, metrics?: Metrics): Pro
     chatMigrations,
     (db) => ensurePlatformApp(db, config.chat.platformToken),
     { service: 'conversation' },
-  );
-  if (platform.token) {
-    // Printed once, on the first start of an empty database; it is not logged again.
-    process.stdout.write(
-      `\nPlatform app token (shown only now; keep it safe):\n  ${platform.token}\n` +
-        `Use it as the api_access_token header on /platform/api/v1.\n\n`,
-    );
-  }
+  ).catch((err: unknown) => {
+    throw databaseError(err, 'CHAT', config.chat.databaseUrl);
+  });
   metrics?.addSource('chat', database.db);
   const app = await buildChatApp({
     db: database.db,
@@ -79,10 +75,16 @@ async function startChat(config: Config, logger: Logger, metrics?: Metrics): Pro
     metrics,
     background: {},
   });
-  await app.listen({ port: config.chat.port, host: config.host });
+  await app.listen({ port: config.chat.port, host: config.host }).catch((err: unknown) => {
+    throw listenError(err, 'CHAT_PORT', config.chat.port, config.host);
+  });
   logger.info(
     `Conversation service on http://${displayHost(config.host)}:${config.chat.port} (API docs: ${config.chat.publicUrl}/docs)`,
   );
+  // The new token is printed (once) only now that the service answers; a later start says how to get another.
+  const note = platformTokenNote(platform.token, config);
+  if (note.print) process.stdout.write(note.print);
+  if (note.hint) logger.info(note.hint);
   return { name: 'chat', app, database: database as Database<unknown>, lock };
 }
 
@@ -95,7 +97,11 @@ async function startFinance(config: Config, logger: Logger, metrics?: Metrics): 
   const database = await openDatabase<FinanceDatabase>(config.finance.databaseUrl, {
     preparedStatements: config.preparedStatements,
   });
-  await migrateToLatest(database.db, database.dialect, financeMigrations, { service: 'finance' });
+  await migrateToLatest(database.db, database.dialect, financeMigrations, { service: 'finance' }).catch(
+    (err: unknown) => {
+      throw databaseError(err, 'FINANCE', config.finance.databaseUrl);
+    },
+  );
   metrics?.addSource('finance', database.db);
   const app = await buildFinanceApp({
     db: database.db,
@@ -105,7 +111,9 @@ async function startFinance(config: Config, logger: Logger, metrics?: Metrics): 
     metrics,
     background: {},
   });
-  await app.listen({ port: config.finance.port, host: config.host });
+  await app.listen({ port: config.finance.port, host: config.host }).catch((err: unknown) => {
+    throw listenError(err, 'FINANCE_PORT', config.finance.port, config.host);
+  });
   logger.info(
     `Finance service on http://${displayHost(config.host)}:${config.finance.port} (API docs: ${config.finance.publicUrl}/docs)`,
   );
@@ -136,6 +144,11 @@ function startMetricsServer(config: Config, metrics: Metrics, logger: Logger): h
       },
     );
   });
+  server.on('error', (err) => {
+    const problem = listenError(err, 'METRICS_PORT', config.metrics.port!, config.host);
+    process.stderr.write(`${problem instanceof Error ? problem.message : String(problem)}\n`);
+    process.exit(1);
+  });
   server.listen(config.metrics.port!, config.host);
   logger.info(`Metrics on http://${displayHost(config.host)}:${config.metrics.port}/metrics`);
   return server;
@@ -151,6 +164,8 @@ async function main() {
   try {
     config = loadConfig();
     checkDataDir(config.dataDir);
+    const clash = portClash(config, arg);
+    if (clash) throw clash;
   } catch (err) {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(2);
@@ -193,13 +208,22 @@ async function main() {
     if (arg === 'all' || arg === 'chat') running.push(await startChat(config, logger, metrics));
     if (arg === 'all' || arg === 'finance') running.push(await startFinance(config, logger, metrics));
   } catch (err) {
-    // A refusal that says what to do is printed as it is; anything else is a crash, logged.
-    const refused = err instanceof InstanceLockError || err instanceof ForeignDatabaseError;
+    // Known causes are one line naming what to change; anything else is a bug, logged with its stack.
+    const refused =
+      err instanceof InstanceLockError || err instanceof ForeignDatabaseError || err instanceof StartupError;
     if (refused) process.stderr.write(`${err.message}\n`);
     else logger.fatal({ err }, 'failed to start');
     await closeAll();
-    process.exit(refused ? 2 : 1);
+    process.exit(
+      err instanceof StartupError
+        ? err.exitCode
+        : err instanceof InstanceLockError || err instanceof ForeignDatabaseError
+          ? 2
+          : 1,
+    );
   }
+  // Said once both services answer, so that a failed start shows its one line alone.
+  for (const warning of startWarnings(config, arg)) logger.warn(warning);
 }
 
 void main();

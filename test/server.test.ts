@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -162,5 +163,71 @@ describe.skipIf(testDialect !== 'sqlite')('server process', () => {
     } finally {
       fs.rmSync(own, { recursive: true, force: true });
     }
+  });
+
+  describe('traps at first start: one line naming the variable, a non-zero exit, never a stack trace', () => {
+    const oneLine = (output: string) =>
+      output
+        .trim()
+        .split('\n')
+        .filter((l) => !/^\s*$/.test(l));
+
+    it('a port in use: no token is printed before the service listens, and the next start says how to get one', async () => {
+      const own = fs.mkdtempSync(path.join(os.tmpdir(), 'ponte-trap-'));
+      const taken = net.createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      try {
+        const busy = (taken.address() as net.AddressInfo).port;
+        const first = start({ DATA_DIR: own, CHAT_PORT: String(busy), FINANCE_PORT: String(busy + 1) });
+        expect(await first.exited).toBe(1);
+        expect(oneLine(first.output())).toEqual([
+          `CHAT_PORT: port ${busy} is already in use on 127.0.0.1 (another program, or Ponte already running): stop it, or set CHAT_PORT to a free port`,
+        ]);
+        const chatPort = port();
+        const second = start({
+          DATA_DIR: own,
+          LOG_LEVEL: 'info',
+          LOG_FORMAT: 'json',
+          CHAT_PORT: String(chatPort),
+          FINANCE_PORT: String(chatPort + 1),
+        });
+        try {
+          expect((await waitFor(`http://127.0.0.1:${chatPort}/health`)).status).toBe(200);
+          await expect.poll(() => second.output(), { timeout: 10_000 }).toContain('chat:rotate-platform-token');
+          expect(second.output()).not.toContain('Platform app token');
+          // What a newcomer should know is said once, as a warning.
+          await expect
+            .poll(() => second.output(), { timeout: 10_000 })
+            .toContain('SMTP_URL is not set: agent invitations and password resets are not e-mailed');
+          expect(second.output()).toContain('set FINANCE_SIGNUP=closed for a private installation');
+        } finally {
+          second.child.kill('SIGTERM');
+        }
+        expect(await second.exited).toBe(0);
+      } finally {
+        taken.close();
+        fs.rmSync(own, { recursive: true, force: true });
+      }
+    });
+
+    it('CHAT_PORT equal to FINANCE_PORT, an unreachable PostgreSQL, a URL that names no database', async () => {
+      const same = start({ CHAT_PORT: '3456', FINANCE_PORT: '3456' });
+      expect(await same.exited).toBe(2);
+      expect(oneLine(same.output())).toEqual([
+        'CHAT_PORT and FINANCE_PORT are both 3456: give each its own port (defaults: CHAT_PORT 3000, FINANCE_PORT 3001)',
+      ]);
+      const down = start(
+        { CHAT_DATABASE_URL: 'postgres://ponte:secret@127.0.0.1:1/ponte_chat', CHAT_PORT: String(port()) },
+        ['chat'],
+      );
+      expect(await down.exited).toBe(1);
+      expect(oneLine(down.output())).toEqual([
+        'CHAT_DATABASE_URL: cannot reach PostgreSQL at 127.0.0.1:1 (connection refused): start it, or correct the host and port in CHAT_DATABASE_URL',
+      ]);
+      const garbage = start({ CHAT_DATABASE_URL: 'garbage' });
+      expect(await garbage.exited).toBe(2);
+      expect(garbage.output()).toContain('CHAT_DATABASE_URL: "garbage" names no database');
+      expect(fs.existsSync(path.resolve(import.meta.dirname, '..', 'garbage'))).toBe(false);
+    });
   });
 });
