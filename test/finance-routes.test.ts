@@ -55,6 +55,8 @@ const ROUTES: Record<string, RouteRule> = {
   'POST /api/auth/refresh': { public: true },
   'POST /api/auth/forgot-password': { public: true },
   'POST /api/auth/reset-password': { public: true },
+  'POST /api/auth/verify-email': { public: true },
+  'POST /api/auth/verify-email/resend': {},
   'GET /api/auth/invitations/{token}': { public: true },
   'POST /api/auth/invitations/accept': { public: true },
   'GET /api/auth/me': {},

@@ -34,7 +34,7 @@ export function createCoreFinanceServices(deps: FinanceDeps) {
   const passwords = new PasswordsService(deps, users, sessions, rateLimits, smtp);
   const members = new MembersService(deps, users, accounts, sessions);
   // Members join by invitation only: administrators invite, the invitee accepts.
-  const invitations = new InvitationsService(deps, accounts, smtp);
+  const invitations = new InvitationsService(deps, accounts, smtp, users);
   const invitationAcceptance = new InvitationAcceptance(deps, users, accounts, sessions, rateLimits);
   // Finance data (transactions, bills, invoices, contracts) and finance webhooks.
   const transactions = new TransactionsService(deps);

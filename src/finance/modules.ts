@@ -4,6 +4,7 @@ import type { FinanceDeps } from './context.js';
 import { financeCoreModule } from './core.module.js';
 import type { FinanceDatabase } from './db/schema.js';
 import type { FinanceEvents } from './events.js';
+import { emailVerificationModule } from './modules/email-verification/email-verification.module.js';
 import { financePagesModule } from './modules/pages/pages.module.js';
 import type { FinanceRoutes } from './routes.js';
 
@@ -11,7 +12,11 @@ import type { FinanceRoutes } from './routes.js';
 export type FinanceModule = ServiceModule<FinanceDeps, FinanceServices, FinanceDatabase, FinanceEvents, FinanceRoutes>;
 
 /** Every module of the finance service, in dependency order: adding one is its folder and one line here. */
-export const financeModules: readonly FinanceModule[] = [financeCoreModule, financePagesModule];
+export const financeModules: readonly FinanceModule[] = [
+  financeCoreModule,
+  emailVerificationModule,
+  financePagesModule,
+];
 
 /** Every migration of the finance service, in order. */
 export const financeMigrations = collectMigrations(financeModules);

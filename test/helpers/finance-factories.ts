@@ -117,7 +117,7 @@ export function ensureFinanceSetup(t: FinanceTestApp): Promise<FinanceTestAccoun
 /** A new account (through POST /api/auth/register) with its administrator. */
 export async function newFinanceAccount(
   t: FinanceTestApp,
-  options: { name?: string; fullName?: string } = {},
+  options: { name?: string; fullName?: string; verified?: boolean } = {},
 ): Promise<FinanceTestAccount> {
   await ensureFinanceSetup(t);
   const email = `admin-${unique()}@example.test`;
@@ -129,6 +129,10 @@ export async function newFinanceAccount(
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   const d = res.body.data;
+  // As if the administrator had followed the verification link (email-verification.test.ts follows
+  // it for real): a self-registered user invites members only once verified.
+  if (options.verified !== false)
+    await t.db.updateTable('users').set({ email_verified: 1 }).where('id', '=', Number(d.user.id)).execute();
   return {
     accountId: d.account.id,
     name: d.account.name,
@@ -249,11 +253,21 @@ export async function saveFinanceSmtp(
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
-/** The first e-mail to `to` among those received after the first `seen`, waiting up to 10 s for it. */
-export async function nextFinanceEmailTo(smtp: TestSmtpServer, to: string, seen: number): Promise<ReceivedEmail> {
+/**
+ * The first e-mail to `to` (with that subject, when given) among those received after the first
+ * `seen`, waiting up to 10 s for it.
+ */
+export async function nextFinanceEmailTo(
+  smtp: TestSmtpServer,
+  to: string,
+  seen: number,
+  subject?: string,
+): Promise<ReceivedEmail> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const found = smtp.received.slice(seen).find((e) => e.to.includes(to));
+    const found = smtp.received
+      .slice(seen)
+      .find((e) => e.to.includes(to) && (subject === undefined || e.subject === subject));
     if (found) return found;
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { languageOf } from '../../../core/i18n/language.js';
 import { ctxOf } from '../../auth/finance-auth.plugin.js';
 import { Envelope, bearer, errorResponses, ok } from '../../http/envelope.js';
 import type { FinanceRoutes } from '../../routes.js';
@@ -67,7 +68,14 @@ export const authRoutes: FinanceRoutes = async (app, { services }) => {
       },
     },
     async (req, reply) =>
-      reply.status(201).send(ok(presentSession(await svc.register(req.body, req.ip)), 'Registered')),
+      reply
+        .status(201)
+        .send(
+          ok(
+            presentSession(await svc.register(req.body, req.ip, languageOf(req.headers['accept-language']))),
+            'Registered',
+          ),
+        ),
   );
 
   app.post(

@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { HttpError, conflict, forbidden, invalidField, notFound, unauthorized } from '../../../core/http/errors.js';
-import type { FinanceContext, FinanceDeps } from '../../context.js';
+import type { Language } from '../../../core/i18n/language.js';
+import type { FinanceContext, FinanceDeps, Trx } from '../../context.js';
+import type { User } from '../../db/schema.js';
 import type { AccountsService, Page } from '../accounts/accounts.service.js';
 import { rule, type RateLimitService } from '../rate-limit/rate-limit.service.js';
 import { INVALID_REFRESH_TOKEN, type SessionsService, type TokenPair } from '../sessions/sessions.service.js';
@@ -20,8 +22,15 @@ function requireName(field: string, value: string): string {
   return trimmed;
 }
 
+/** What registration asks of e-mail verification (modules/email-verification): the first link. */
+export interface RegistrationVerification {
+  onRegistered(trx: Trx, user: User, language: Language): Promise<void>;
+}
+
 /** First-user setup, registration, login, token refresh, the profile and account switching. */
 export class AuthService {
+  private verification: RegistrationVerification | null = null;
+
   constructor(
     private readonly deps: FinanceDeps,
     private readonly users: UsersService,
@@ -64,7 +73,12 @@ export class AuthService {
    * A new user with a new account they administer. Refused until the service is set up, and always
    * when FINANCE_SIGNUP is `closed` (people then join by invitation; setup is not affected).
    */
-  async register(body: RegisterBody, ip: string): Promise<SessionView> {
+  /** Called once by the module that verifies e-mail addresses (it is built after this one). */
+  useEmailVerification(verification: RegistrationVerification): void {
+    this.verification = verification;
+  }
+
+  async register(body: RegisterBody, ip: string, language: Language = 'en'): Promise<SessionView> {
     if (this.deps.config.finance.signup === 'closed') {
       throw new HttpError(
         403,
@@ -90,6 +104,8 @@ export class AuthService {
       const user = await this.users.create(trx, { email: body.email, fullName, passwordHash });
       const account = await this.accounts.create(trx, accountName);
       await this.accounts.addMember(trx, account.id, user.id, 'admin');
+      // The link that verifies the address, with the user or not at all.
+      await this.verification?.onRegistered(trx, user, language);
       const pair = await this.sessions.issue(trx, user, account.id, 'admin');
       return { pair, user, role: 'admin' as const, account };
     });

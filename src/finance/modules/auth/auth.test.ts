@@ -142,7 +142,8 @@ describe('POST /api/auth/login and GET /api/auth/me', () => {
         fullName: 'Lena Login',
         role: 'admin',
         avatarUrl: null,
-        emailVerified: false,
+        // The factory's registration followed its verification link.
+        emailVerified: true,
         isSuperAdmin: false,
         account: { id: account.accountId, name: 'Login Co' },
       },

@@ -4,7 +4,7 @@ import type { FinanceContext, FinanceDeps, Trx } from '../../context.js';
 import type { Invitation } from '../../db/schema.js';
 import type { AccountsService, Page } from '../accounts/accounts.service.js';
 import { smtpNotConfigured, type SmtpService } from '../smtp/smtp.service.js';
-import { normalizeEmail } from '../users/users.service.js';
+import { normalizeEmail, type UsersService } from '../users/users.service.js';
 import { invitationMail } from './invitations.mail.js';
 import type { InvitationView } from './invitations.presenter.js';
 import * as repo from './invitations.repository.js';
@@ -32,6 +32,14 @@ const invalidTransition = (status: string) =>
     { field: 'status', message: `is ${status}` },
   ]);
 
+const emailNotVerified = (email: string) =>
+  new HttpError(
+    403,
+    'email_not_verified',
+    `Verify your e-mail address before inviting members: follow the link sent to ${email} ` +
+      `(POST /api/auth/verify-email/resend sends a new one)`,
+  );
+
 const termsOf = (row: Invitation): repo.InvitationTerms => ({
   token_hash: row.token_hash,
   expires_at: row.expires_at,
@@ -57,7 +65,19 @@ export class InvitationsService {
     private readonly deps: FinanceDeps,
     private readonly accounts: AccountsService,
     private readonly smtp: SmtpService,
+    private readonly users: UsersService,
   ) {}
+
+  /**
+   * Who registered themselves invites only once their address is verified (decisions/0031): an
+   * open registration must not be a way to e-mail any address through the operator's server. The
+   * SuperAdmin, and users who joined by invitation or were made with the command line, are verified
+   * or trusted already.
+   */
+  private async requireVerifiedInviter(ctx: FinanceContext): Promise<void> {
+    const user = await this.users.get(ctx.userId);
+    if (user && user.email_verified !== 1 && user.is_super_admin !== 1) throw emailNotVerified(user.email);
+  }
 
   async list(
     ctx: FinanceContext,
@@ -79,6 +99,7 @@ export class InvitationsService {
    */
   async invite(ctx: FinanceContext, body: InviteBody): Promise<{ invitation: InvitationView; renewed: boolean }> {
     if (body.password !== undefined) throw passwordNotAllowed();
+    await this.requireVerifiedInviter(ctx);
     const email = normalizeEmail(body.email);
     if (await this.accounts.isMemberByEmail(ctx.accountId, email)) throw alreadyMember();
     if (!(await this.smtp.canSendIdentityMail(ctx.accountId))) throw smtpNotConfigured();
@@ -121,6 +142,7 @@ export class InvitationsService {
   async resend(ctx: FinanceContext, id: number): Promise<InvitationView> {
     const current = await this.require(ctx.accountId, id);
     if (current.status !== 'pending') throw invalidTransition(current.status);
+    await this.requireVerifiedInviter(ctx);
     if (!(await this.smtp.canSendIdentityMail(ctx.accountId))) throw smtpNotConfigured();
     const token = randomToken(32);
     const now = Date.now();

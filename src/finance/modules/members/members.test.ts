@@ -42,9 +42,10 @@ describe('GET /api/accounts/members', () => {
     expect(res.body).toEqual({
       success: true,
       data: {
-        // The agent joined through an e-mailed invitation link: their address is verified.
+        // Both addresses are verified: the administrator followed their link (the factory), the agent
+        // joined through an e-mailed invitation link.
         members: [
-          member(account.admin.id, account.admin.email, 'Ada Admin', 'admin', false),
+          member(account.admin.id, account.admin.email, 'Ada Admin', 'admin', true),
           member(agent.id, agent.email, 'Alan Agent', 'agent', true),
         ],
         total: 2,

@@ -11,7 +11,9 @@ import type { FinanceRoutes } from '../../routes.js';
  * point FINANCE_PUBLIC_URL at a front end of their own instead): choosing a new password from a
  * reset link, and accepting an invitation (a new user chooses a name and password; an existing user
  * confirms with theirs). Plain HTML forms posted back to the same path, no script; they call the
- * same services as the API, with the same rules and rate limits.
+ * same services as the API, with the same rules and rate limits. Also confirming an e-mail
+ * address: the link opens a page with one button, so that a mail scanner that fetches links does
+ * not verify an address by itself.
  */
 
 const TokenQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 512 })) });
@@ -74,6 +76,42 @@ export const financePagesRoutes: FinanceRoutes = async (app, { services }) => {
         return page(reply, statusOf(err), 'Choose a new password', notice('error', reason(err)));
       }
       return page(reply, 200, 'Password changed', notice('ok', 'Your password was changed: sign in with it now.'));
+    },
+  );
+
+  app.get(
+    '/verify-email',
+    { config: { access: 'public' }, schema: { hide: true, querystring: TokenQuery } },
+    async (req, reply) => {
+      const token = req.query.token ?? '';
+      if (!token) return page(reply, 422, 'Confirm your address', notice('error', 'This link has no token.'));
+      return page(
+        reply,
+        200,
+        'Confirm your address',
+        `<form method="post" action="verify-email">${hidden('token', token)}<button type="submit">Confirm my e-mail address</button></form>`,
+      );
+    },
+  );
+
+  app.post(
+    '/verify-email',
+    {
+      config: { access: 'public' },
+      schema: { hide: true, body: Type.Object({ token: Type.String({ maxLength: 512 }) }) },
+    },
+    async (req, reply) => {
+      try {
+        const user = await services.emailVerification.verify(req.body.token, req.ip);
+        return page(
+          reply,
+          200,
+          'Address confirmed',
+          notice('ok', `${user.email} is confirmed. You can now invite members.`),
+        );
+      } catch (err) {
+        return page(reply, statusOf(err), 'Confirm your address', notice('error', reason(err)));
+      }
     },
   );
 

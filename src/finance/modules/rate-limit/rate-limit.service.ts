@@ -21,6 +21,8 @@ export const RATE_LIMITS = {
   passwordChangePerUser: { limit: 10, windowMs: MINUTE },
   invitationLookupPerIp: { limit: 30, windowMs: MINUTE },
   invitationAcceptPerIp: { limit: 10, windowMs: MINUTE },
+  verifyPerIp: { limit: 10, windowMs: MINUTE },
+  verifyResendPerUser: { limit: 5, windowMs: HOUR },
 } as const;
 
 export const rule = (name: keyof typeof RATE_LIMITS, subject: string): RateRule => ({

@@ -49,7 +49,7 @@ describe('finance mail routing', () => {
     expect((await financeClient(t.app).post('/api/auth/forgot-password', { email: account.admin.email })).status).toBe(
       200,
     );
-    const reset = await nextFinanceEmailTo(operator, account.admin.email, seenOperator);
+    const reset = await nextFinanceEmailTo(operator, account.admin.email, seenOperator, 'Reset your password');
     expect(reset.subject).toBe('Reset your password');
     expect(accountServer.received.slice(seenAccount)).toEqual([]);
     // Both are on the queue's log, sent (the worker records it just after the server's answer).
@@ -59,7 +59,7 @@ describe('finance mail routing', () => {
       .poll(async () =>
         (await rows()).map((r) => `${(r.source ?? '').split(':').slice(0, 2).join(':')} ${r.status}`).sort(),
       )
-      .toEqual(['identity:invitation sent', 'identity:password_reset sent']);
+      .toEqual(['identity:email_verification sent', 'identity:invitation sent', 'identity:password_reset sent']);
   });
 
   it("sends the accountant's report through the account's own server, with its CSV attachment", async () => {
@@ -96,14 +96,18 @@ describe('durability', () => {
     ).toBe(200);
     await first.app.close(); // waits for the queued reset link to be written
     const queued = await first.db.selectFrom('outgoing_emails').select(['status', 'to_addresses']).execute();
-    expect(queued).toEqual([{ status: 'pending', to_addresses: JSON.stringify([account.admin.email]) }]);
+    // The verification link of the registration, and the reset link.
+    expect(queued).toEqual([
+      { status: 'pending', to_addresses: JSON.stringify([account.admin.email]) },
+      { status: 'pending', to_addresses: JSON.stringify([account.admin.email]) },
+    ]);
     const seen = operator.received.length;
     const next = await buildFinanceTestApp(
       { SMTP_URL: operator.url },
       { sameDatabaseAs: first, background: { pollIntervalMs: 20, dailyJob: false } },
     );
     try {
-      const email = await nextFinanceEmailTo(operator, account.admin.email, seen);
+      const email = await nextFinanceEmailTo(operator, account.admin.email, seen, 'Reset your password');
       expect(email.text).toContain('/reset-password?token=');
     } finally {
       await next.close();
