@@ -2,7 +2,8 @@
 # Ponte: both services in one image. Build: docker build -t ponte .
 # Run (SQLite under a volume): docker run -p 3000:3000 -p 3001:3001 -v ponte-data:/data ponte
 
-FROM node:20-bookworm-slim AS build
+# Node 24 LTS (package.json's engines stays >=20: the code runs on 20 too; .ci/run tests both).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 # Native modules (better-sqlite3, argon2) build against Node's headers when no prebuilt binary fits.
 RUN apt-get update \
@@ -18,7 +19,7 @@ RUN npm rebuild better-sqlite3 @node-rs/argon2 \
   && npm run build \
   && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     DATA_DIR=/data \
     HOST=0.0.0.0
@@ -30,7 +31,10 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 3000 3001
-HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
-  CMD node -e "fetch('http://127.0.0.1:3000/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# Both services, on the ports the environment gives them (CHAT_PORT, FINANCE_PORT; src/healthcheck.ts).
+# A container running one service (CMD ["node", "dist/server.js", "chat"]) passes the same word:
+# HEALTHCHECK CMD ["node", "dist/healthcheck.js", "chat"].
+HEALTHCHECK --interval=30s --timeout=10s --start-period=30s \
+  CMD ["node", "dist/healthcheck.js"]
 # node directly (not npm): SIGTERM reaches the server, which closes gracefully.
 CMD ["node", "dist/server.js"]

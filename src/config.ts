@@ -155,6 +155,9 @@ const EnvSchema = Type.Object({
 
 type Env = Static<typeof EnvSchema>;
 
+/** The names of every setting (docs/configuration.md lists them; deployment files use only these). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.properties);
+
 export interface Config {
   /** How long dispatched events, ended webhook deliveries and ended e-mails are kept (ms; 0: forever). */
   readonly historyRetentionMs: number;

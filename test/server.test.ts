@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -161,6 +162,42 @@ describe.skipIf(testDialect !== 'sqlite')('server process', () => {
       }
       expect(await fourth.exited).toBe(0);
     } finally {
+      fs.rmSync(own, { recursive: true, force: true });
+    }
+  });
+
+  it('the container health check (dist/healthcheck.js) passes only when both services answer on their configured ports', async () => {
+    const own = fs.mkdtempSync(path.join(os.tmpdir(), 'ponte-health-'));
+    const chatPort = port();
+    const env = { DATA_DIR: own, CHAT_PORT: String(chatPort), FINANCE_PORT: String(chatPort + 1) };
+    const check = (extra: Record<string, string>, args: string[] = []) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'src/healthcheck.ts', ...args], {
+        cwd: path.resolve(import.meta.dirname, '..'),
+        env: { ...process.env, HOST: '127.0.0.1', ...env, ...extra },
+        encoding: 'utf8',
+      });
+    const server = start(env, ['chat']);
+    try {
+      expect((await waitFor(`http://127.0.0.1:${chatPort}/health`)).status).toBe(200);
+      // Only the conversation service runs: the check of both fails, naming the finance service.
+      const both = check({});
+      expect(both.status).toBe(1);
+      expect(both.stderr).toBe(`finance service (FINANCE_PORT ${chatPort + 1}) unhealthy: ECONNREFUSED\n`);
+      expect(check({}, ['chat']).status).toBe(0);
+      // Another port than the server's: the check follows the environment, so it fails.
+      expect(check({ CHAT_PORT: String(chatPort + 2) }, ['chat']).status).toBe(1);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exited).toBe(0);
+    const full = start(env);
+    try {
+      await waitFor(`http://127.0.0.1:${chatPort + 1}/health`);
+      const ok = check({});
+      expect(ok.status, ok.stderr).toBe(0);
+    } finally {
+      full.child.kill('SIGTERM');
+      await full.exited;
       fs.rmSync(own, { recursive: true, force: true });
     }
   });
