@@ -58,7 +58,7 @@ const secret = (min: number) =>
 
 /**
  * Every setting the process reads from its environment, parsed once at start.
- * Anything not listed here is not configuration. The README lists the same
+ * Anything not listed here is not configuration. docs/configuration.md lists the same
  * variables with their defaults. Each says in its error message what it accepts.
  */
 const EnvSchema = Type.Object({
