@@ -100,6 +100,20 @@ describe('e-mails in the reader’s language', () => {
     expect(financeReset.text).toContain('escolher uma nova senha');
   });
 
+  it('sends the verification link of a finance registration in the language of the request', async () => {
+    const email = `vera-${unique()}@example.test`;
+    const res = await call(finance.app, {
+      method: 'POST',
+      url: '/api/auth/register',
+      body: { email, password: 'correct horse battery', fullName: 'Vera' },
+      headers: PT,
+    });
+    expect(res.status, res.text).toBe(201);
+    const mail = await mailTo(email);
+    expect(mail.text).toContain('Para confirmar que este endereço é seu');
+    expect(mail.text).toContain('http://finance.test/verify-email?token=');
+  });
+
   it("writes a finance invitation in the inviting administrator's language", async () => {
     const owner = (await newFinanceAccount(finance)).admin;
     const email = `dora-${unique()}@example.test`;
