@@ -923,6 +923,8 @@ export interface paths {
                             custom_role_id: number | null;
                             email: string;
                             id: number;
+                            /** @description queued: the invitation e-mail is in the mail queue; not_sent_no_smtp: SMTP_URL is not set, so nobody was e-mailed (set a password with cli.js chat:reset-password); not_needed: the user existed and keeps their password */
+                            invitation_email: "queued" | "not_sent_no_smtp" | "not_needed";
                             name: string;
                             provider: string;
                             role: "agent" | "administrator";
