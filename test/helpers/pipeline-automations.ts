@@ -23,7 +23,9 @@ export async function executionsOf(t: ChatTestApp, account: TestAccount, id: num
 
 /** Every table's row count (the whole database), for "nothing changed at all" checks. */
 export async function allRowCounts(t: ChatTestApp): Promise<Record<string, number>> {
-  const tables = await t.db.introspection.getTables();
+  // On PostgreSQL introspection lists every schema's tables (other test apps' too): only this app's.
+  const schema = t.database.schema;
+  const tables = (await t.db.introspection.getTables()).filter((table) => !schema || table.schema === schema);
   const out: Record<string, number> = {};
   for (const table of tables) {
     const row = await (t.db as any)
