@@ -3,7 +3,8 @@ import { expect } from 'vitest';
 import { seriousViolations, screenshotPath } from '../helpers/browser.js';
 import { addMember, newUser, type TestUser } from '../helpers/factories.js';
 import { client } from '../helpers/http.js';
-import type { ChatTestApp } from '../helpers/test-app.js';
+import net from 'node:net';
+import { buildChatTestApp, type ChatTestApp } from '../helpers/test-app.js';
 
 /**
  * What the dashboard's browser tests share: the people and accounts they sign in with (seeded
@@ -13,6 +14,26 @@ import type { ChatTestApp } from '../helpers/test-app.js';
  */
 
 export const PASSWORD = 'correct horse battery';
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * The conversation service listening on a port of its own, its public address set to it, so the
+ * attachment links it writes (PUBLIC_URL) load in the page as they would in production.
+ */
+export async function startDashboard(): Promise<{ t: ChatTestApp; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const t = await buildChatTestApp({ PUBLIC_URL: base });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  return { t, base };
+}
 
 export interface Seeded {
   acme: { id: number; name: string };
@@ -54,6 +75,8 @@ export async function openPage(browser: Browser, options: { width?: number; loca
     locale: options.locale ?? 'en-US',
     deviceScaleFactor: 1,
   });
+  // A step that cannot happen fails on its own line, well before the test's time is up.
+  context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (m) => {
@@ -65,12 +88,20 @@ export async function openPage(browser: Browser, options: { width?: number; loca
   return { context, page, problems };
 }
 
-/** Signs in through the form, and waits for the app to open. */
-export async function signIn(page: Page, base: string, email: string, password = PASSWORD): Promise<void> {
+/** Signs in through the form (in the page's language), and waits for the app to open. */
+export async function signIn(
+  page: Page,
+  base: string,
+  email: string,
+  password = PASSWORD,
+  language: 'en' | 'pt-BR' = 'en',
+): Promise<void> {
+  const words =
+    language === 'en' ? { password: 'Password', submit: 'Sign in' } : { password: 'Senha', submit: 'Entrar' };
   await page.goto(`${base}/app/login`);
   await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel(words.password, { exact: true }).fill(password);
+  await page.getByRole('button', { name: words.submit }).click();
   await page.waitForURL(/\/app\/accounts\/\d+\//);
 }
 

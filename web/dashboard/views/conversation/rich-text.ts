@@ -67,31 +67,24 @@ export const STYLE_DATA = 'data-ponte-style';
 
 /**
  * Cleans an e-mail's HTML: no script, form, frame, object or event handler survives DOMPurify.
- * The page's Content-Security-Policy (inherited by the frame) refuses inline styles, so instead of
- * being refused they are carried aside and applied through the CSSOM, which the policy allows.
+ * The page's Content-Security-Policy refuses inline styles, in the frame (which inherits it) and
+ * even while the HTML is parsed, so before parsing, `style` attributes are renamed and `<style>`
+ * elements taken out; EmailFrame.vue applies both through the CSSOM, which the policy allows.
+ * (A `style` written inside another attribute's value may be renamed too: harmless.)
  */
 export function cleanEmailHtml(html: string): CleanEmail {
   const css: string[] = [];
-  const keepStyles = (node: Element, data: { attrName: string; attrValue: string; keepAttr: boolean }) => {
-    if (data.attrName === 'style') {
-      node.setAttribute(STYLE_DATA, data.attrValue);
-      data.keepAttr = false;
-    }
-  };
-  const collectCss = (node: Node, data: { tagName: string }) => {
-    if (data.tagName === 'style') css.push(node.textContent ?? '');
-  };
-  DOMPurify.addHook('uponSanitizeAttribute', keepStyles);
-  DOMPurify.addHook('uponSanitizeElement', collectCss);
-  try {
-    const clean = DOMPurify.sanitize(html, {
-      FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'option', 'base', 'link', 'meta'],
-      ADD_ATTR: [STYLE_DATA],
-      WHOLE_DOCUMENT: false,
-    });
-    return { html: clean, css: css.join('\n') };
-  } finally {
-    DOMPurify.removeHook('uponSanitizeAttribute', keepStyles);
-    DOMPurify.removeHook('uponSanitizeElement', collectCss);
-  }
+  const unstyled = html
+    .replace(/<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi, (_all, text: string) => {
+      css.push(text);
+      return '';
+    })
+    .replace(/(<[a-z][^>]*?\s)style(\s*=)/gi, `$1${STYLE_DATA}$2`);
+  const clean = DOMPurify.sanitize(unstyled, {
+    FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'option', 'base', 'link', 'meta'],
+    FORBID_ATTR: ['style'],
+    ADD_ATTR: [STYLE_DATA],
+    WHOLE_DOCUMENT: false,
+  });
+  return { html: clean, css: css.join('\n') };
 }
