@@ -36,8 +36,12 @@ describe.skipIf(!BROWSER_TESTS)('the signed-in shell', () => {
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
     // Only areas that exist: profile settings, and the API documentation.
     const links = (await nav.getByRole('link').allTextContents()).map((text) => text.replace(/\s+/g, ' ').trim());
-    expect(links).toEqual(['Profile settings', 'API documentation (opens in a new tab)']);
-    expect(await page.title()).toBe('Profile settings · Ponte');
+    expect(links).toEqual(['Conversations', 'Contacts', 'Profile settings', 'API documentation (opens in a new tab)']);
+    expect(await page.title()).toBe('Conversations · Ponte');
+    await nav.getByRole('link', { name: 'Profile settings' }).click();
+    await expect
+      .poll(() => nav.getByRole('link', { name: 'Profile settings' }).getAttribute('aria-current'))
+      .toBe('page');
     await page.getByText(people.paula.email).first().waitFor();
     await expectAccessible(page);
     await screenshotsAtBothWidths(page, 'shell-profile-settings');
@@ -47,11 +51,11 @@ describe.skipIf(!BROWSER_TESTS)('the signed-in shell', () => {
     await expectAccessible(page);
     await page.screenshot({ path: screenshotPath('shell-account-switcher-1280.png') });
     await page.getByRole('menuitemradio', { name: 'Beta Imports' }).click();
-    await page.waitForURL(`${base}/app/accounts/${people.beta.id}/profile/settings`);
+    await page.waitForURL(`${base}/app/accounts/${people.beta.id}/dashboard`);
     await page.getByRole('button', { name: /^Switch account: Beta Imports/ }).waitFor();
     // The app opens where the user was last.
     await page.goto(`${base}/app`);
-    await page.waitForURL(`${base}/app/accounts/${people.beta.id}/profile/settings`);
+    await page.waitForURL(`${base}/app/accounts/${people.beta.id}/dashboard`);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -77,6 +81,7 @@ describe.skipIf(!BROWSER_TESTS)('the signed-in shell', () => {
 
     const agent = await openPage(browser);
     await signIn(agent.page, base, people.rui.email);
+    await agent.page.goto(`${base}/app/accounts/${people.acme.id}/profile/settings`);
     await agent.page.getByText('In this account, an administrator sets your availability.').waitFor();
     expect(await agent.page.getByRole('radio').count()).toBe(0);
     // An agent of one account: no switcher, the account's name instead.
@@ -88,6 +93,7 @@ describe.skipIf(!BROWSER_TESTS)('the signed-in shell', () => {
   it('speaks the language the user chooses on this device, across reloads and sign-out', async () => {
     const { context, page } = await openPage(browser);
     await signIn(page, base, people.rui.email);
+    await page.goto(`${base}/app/accounts/${people.acme.id}/profile/settings`);
     await page.getByLabel('Interface language').selectOption({ label: 'Português (Brasil)' });
     await page.getByRole('heading', { name: 'Configurações do perfil' }).waitFor();
     expect(await page.getAttribute('html', 'lang')).toBe('pt-BR');
@@ -119,7 +125,7 @@ describe.skipIf(!BROWSER_TESTS)('the signed-in shell', () => {
     await page.getByRole('button', { name: 'Open navigation' }).click();
     await page.getByRole('button', { name: /^Switch account: Acme Support/ }).click();
     await page.getByRole('menuitemradio', { name: 'Beta Imports' }).click();
-    await page.waitForURL(`${base}/app/accounts/${people.beta.id}/profile/settings`);
+    await page.waitForURL(`${base}/app/accounts/${people.beta.id}/dashboard`);
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     expect(problems).toEqual([]);
     await context.close();
@@ -140,7 +146,7 @@ describe.skipIf(!BROWSER_TESTS)('the signed-in shell', () => {
     await expectAccessible(page);
     await screenshotsAtBothWidths(page, 'not-found');
     await page.getByRole('link', { name: 'Go to the start page' }).click();
-    await page.waitForURL(`${base}/app/accounts/${people.acme.id}/profile/settings`);
+    await page.waitForURL(`${base}/app/accounts/${people.acme.id}/dashboard`);
     await context.close();
   });
 

@@ -69,8 +69,8 @@ describe.skipIf(!BROWSER_TESTS)('signing in to the dashboard', () => {
     expect(await page.getByLabel('Password', { exact: true }).getAttribute('type')).toBe('text');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${base}/app/accounts/${people.acme.id}/profile/settings`);
-    await page.getByRole('heading', { name: 'Profile settings' }).waitFor();
+    await page.waitForURL(`${base}/app/accounts/${people.acme.id}/dashboard`);
+    await page.getByRole('heading', { name: 'Conversations' }).waitFor();
 
     // Kept: the session's headers; never the user's permanent access token.
     const stored = await storedText(page);
@@ -85,8 +85,8 @@ describe.skipIf(!BROWSER_TESTS)('signing in to the dashboard', () => {
     expect((await call(t.app, { url: '/api/v1/profile', headers })).status).toBe(200);
 
     await page.reload();
-    await page.getByRole('heading', { name: 'Profile settings' }).waitFor();
-    expect(page.url()).toBe(`${base}/app/accounts/${people.acme.id}/profile/settings`);
+    await page.getByRole('heading', { name: 'Conversations' }).waitFor();
+    expect(page.url()).toBe(`${base}/app/accounts/${people.acme.id}/dashboard`);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -103,7 +103,7 @@ describe.skipIf(!BROWSER_TESTS)('signing in to the dashboard', () => {
     const headers = { 'access-token': session.accessToken, client: session.client, uid: session.uid };
     expect((await call(t.app, { url: '/api/v1/profile', headers })).status).toBe(401);
     // The app's pages now lead to the sign-in page, which comes back to them after.
-    await page.goto(`${base}/app/accounts/${people.acme.id}/profile/settings`);
+    await page.goto(`${base}/app/accounts/${people.acme.id}/dashboard`);
     await page.waitForURL(/\/app\/login\?redirect=/);
     await context.close();
   });
@@ -121,7 +121,7 @@ describe.skipIf(!BROWSER_TESTS)('signing in to the dashboard', () => {
     await page.getByLabel('E-mail').fill(people.rui.email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${base}/app/accounts/${people.acme.id}/profile/settings`);
+    await page.waitForURL(`${base}/app/accounts/${people.acme.id}/dashboard`);
     await context.close();
   });
 
@@ -133,10 +133,10 @@ describe.skipIf(!BROWSER_TESTS)('signing in to the dashboard', () => {
 
     const first = await openPage(browser);
     await first.page.goto(url);
-    await first.page.waitForURL(/\/app\/accounts\/\d+\/profile\/settings$/);
+    await first.page.waitForURL(/\/app\/accounts\/\d+\/dashboard$/);
     expect(first.page.url()).not.toContain('sso_auth_token');
     await first.page.reload();
-    await first.page.getByRole('heading', { name: 'Profile settings' }).waitFor();
+    await first.page.getByRole('heading', { name: 'Conversations' }).waitFor();
     // The history does not hold the token either.
     await first.page.goBack();
     expect(first.page.url()).not.toContain('sso_auth_token');
@@ -178,7 +178,7 @@ describe.skipIf(!BROWSER_TESTS)('signing in to the dashboard', () => {
     expect(await page.getByLabel('E-mail').inputValue()).toBe(people.rui.email);
     await page.getByLabel('Password', { exact: true }).fill('a brand new password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${base}/app/accounts/${people.acme.id}/profile/settings`);
+    await page.waitForURL(`${base}/app/accounts/${people.acme.id}/dashboard`);
     await context.close();
   });
 

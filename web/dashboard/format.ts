@@ -40,8 +40,9 @@ export const dateOnly = (unixSeconds: number, locale: string): string =>
 
 /** A file's size ("2.4 MB"). */
 export function fileSize(bytes: number, locale: string): string {
-  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
-  let value = bytes;
+  const units = ['kilobyte', 'megabyte', 'gigabyte'] as const;
+  // Under a kilobyte reads as a tenth of one at least ("0.1 kB"), as file managers do.
+  let value = Math.max(bytes / 1024, 0.1);
   let i = 0;
   while (value >= 1024 && i < units.length - 1) {
     value /= 1024;
@@ -51,7 +52,7 @@ export function fileSize(bytes: number, locale: string): string {
     style: 'unit',
     unit: units[i],
     unitDisplay: 'short',
-    maximumFractionDigits: i === 0 ? 0 : 1,
+    maximumFractionDigits: 1,
   }).format(value);
 }
 

@@ -36,6 +36,8 @@ export const useConversationListStore = defineStore('conversation-list', () => {
   let generation = 0;
 
   const path = () => ({ accountId: accountId.value ?? 0 });
+  /** The conversation on screen has nothing unread here. */
+  const seen = (c: Conversation) => (c.id === openId.value && c.unread_count > 0 ? { ...c, unread_count: 0 } : c);
 
   async function fetchPage(n: number) {
     const { tab, filters } = view.value;
@@ -68,7 +70,7 @@ export const useConversationListStore = defineStore('conversation-list', () => {
       error.value = outcome.error;
       return;
     }
-    items.value = outcome.data.data.payload;
+    items.value = outcome.data.data.payload.map(seen);
     counts.value = outcome.data.data.meta;
     page.value = 1;
     complete.value = outcome.data.data.payload.length < PAGE_SIZE;
@@ -87,7 +89,7 @@ export const useConversationListStore = defineStore('conversation-list', () => {
       return;
     }
     const listed = new Set(items.value.map((c) => c.id));
-    items.value = [...items.value, ...outcome.data.data.payload.filter((c) => !listed.has(c.id))];
+    items.value = [...items.value, ...outcome.data.data.payload.filter((c) => !listed.has(c.id)).map(seen)];
     counts.value = outcome.data.data.meta;
     page.value += 1;
     complete.value = outcome.data.data.payload.length < PAGE_SIZE;
@@ -125,7 +127,7 @@ export const useConversationListStore = defineStore('conversation-list', () => {
     let next: Conversation;
     let previous: Conversation | undefined;
     if (isConversationEvent(event)) {
-      next = event.data;
+      next = seen(event.data);
       previous = find(next.id) ?? before;
     } else {
       const listed = find(event.data.conversation_id);
