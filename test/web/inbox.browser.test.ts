@@ -61,14 +61,22 @@ describe.skipIf(!BROWSER_TESTS)('the conversation inbox', () => {
 
     // The filters are in the address: the inbox filter, then a label.
     await page.getByRole('button', { name: 'Filters' }).click();
-    await page.getByLabel('Inbox').selectOption({ label: 'Billing' });
+    await page.getByLabel('Inbox', { exact: true }).selectOption({ label: 'Billing' });
     await expect.poll(() => names(page)).toEqual(['Fábio']);
     expect(page.url()).toContain(`inbox=${ws.billing.id}`);
     await expectAccessible(page);
     await page.screenshot({ path: screenshotPath('inbox-filters-1280.png') });
-    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.getByLabel('Inbox', { exact: true }).selectOption({ label: 'Every inbox' });
+    await page.getByLabel('Label', { exact: true }).selectOption('refund');
+    await expect.poll(() => names(page)).toEqual(['Carla']);
+    await page.getByLabel('Label', { exact: true }).selectOption({ label: 'Any label' });
+    await page.getByLabel('Team', { exact: true }).selectOption({ label: 'Tier 1' });
+    await expect.poll(() => names(page)).toEqual(['Diego']);
     await page.keyboard.press('Escape');
+    // What is on shows under the tabs, and goes with one click.
+    await page.getByRole('button', { name: 'Remove the filter Team: Tier 1' }).click();
     await expect.poll(() => names(page)).toHaveLength(4);
+    expect(page.url()).not.toContain('team=');
 
     // Search matches message text.
     await page.getByRole('searchbox', { name: 'Search conversations' }).fill('damaged');
@@ -97,7 +105,7 @@ describe.skipIf(!BROWSER_TESTS)('the conversation inbox', () => {
       1, 1, 3,
     ]);
     await page.getByRole('button', { name: 'Filters' }).click();
-    const inboxes = await page.getByLabel('Inbox').locator('option').allTextContents();
+    const inboxes = await page.getByLabel('Inbox', { exact: true }).locator('option').allTextContents();
     expect(inboxes.map((s) => s.trim())).toEqual(['Every inbox', 'Website']);
     await page.keyboard.press('Escape');
     // A link to a Billing conversation, or to the Billing inbox, shows nothing of it.

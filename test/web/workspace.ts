@@ -14,9 +14,9 @@ export interface Workspace {
   website: { id: number };
   billing: { id: number };
   team: { id: number; name: string };
-  /** Website: unassigned, from Carla. */
+  /** Website: unassigned, from Carla, labelled refund. */
   carla: { id: number; contactId: number };
-  /** Website: assigned to Rui, from Diego. */
+  /** Website: assigned to Rui and the team Tier 1, from Diego. */
   diego: { id: number; contactId: number };
   /** Website: assigned to Paula, from Elisa. */
   elisa: { id: number; contactId: number };
@@ -91,5 +91,10 @@ export async function seedWorkspace(t: ChatTestApp, people: Seeded): Promise<Wor
     'Hello! My order #4512 arrived damaged.',
     'I would like a **refund**, please.',
   ]);
+  const admin = client(t.app, acme.admin.token);
+  const labelled = await admin.post(`${acme.path}/conversations/${carla.id}/labels`, { labels: ['refund'] });
+  expect(labelled.status, labelled.text).toBe(200);
+  const teamed = await admin.post(`${acme.path}/conversations/${diego.id}/assignments`, { team_id: team.id });
+  expect(teamed.status, teamed.text).toBe(200);
   return { acme, website, billing, team, carla, diego, elisa, fabio };
 }
