@@ -315,11 +315,6 @@ const ROUTES: Record<string, RouteRule> = {
     params: { id: 'contact' },
     body: () => ({ phone_number: '+5511999990001' }),
   },
-  [`PUT ${A}/contacts/{id}`]: {
-    auth: 'account',
-    params: { id: 'contact' },
-    body: () => ({ phone_number: '+5511999990002' }),
-  },
   [`DELETE ${A}/contacts/{id}`]: { auth: 'account', admin: true, params: { id: 'contact' } },
   [`GET ${A}/contacts/{id}/labels`]: { auth: 'account', params: { id: 'contact' } },
   [`POST ${A}/contacts/{id}/labels`]: { auth: 'account', params: { id: 'contact' }, body: () => ({ labels: ['vip'] }) },
@@ -504,7 +499,6 @@ const ROUTES: Record<string, RouteRule> = {
   [`POST ${PUB}`]: { auth: 'public', params: { inbox_identifier: 'publicInbox' }, body: () => ({ name: 'Visitor' }) },
   [`GET ${PUB}/{contact_identifier}`]: { auth: 'public', params: pubContact },
   [`PATCH ${PUB}/{contact_identifier}`]: { auth: 'public', params: pubContact, body: () => ({ name: 'Visitor 2' }) },
-  [`PUT ${PUB}/{contact_identifier}`]: { auth: 'public', params: pubContact, body: () => ({ name: 'Visitor 3' }) },
   [`POST ${PUB}/{contact_identifier}/conversations`]: { auth: 'public', params: pubContact, body: () => ({}) },
   [`GET ${PUB}/{contact_identifier}/conversations`]: { auth: 'public', params: pubContact },
   [`GET ${PUB}/{contact_identifier}/conversations/{conversation_id}`]: { auth: 'public', params: pubConversation },
@@ -1172,6 +1166,17 @@ async function send(op: Operation, opts: { token?: string; ids?: Ids; body?: unk
   });
 }
 
+/** A response body without its clock readings (`*_at`, `timestamp`), which two requests never share. */
+function withoutTimes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutTimes);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !/(_at|_on|timestamp)$/.test(key))
+      .map(([key, inner]) => [key, withoutTimes(inner)]),
+  );
+}
+
 function expectRefusal(res: Reply, status: number, what: string) {
   expect(res.status, `${what}: ${res.text.slice(0, 300)}`).toBe(status);
   expect(res.body, what).toMatchObject({ error: expect.any(String), code: expect.stringMatching(/^[a-z_]+$/) });
@@ -1310,6 +1315,34 @@ describe('the conversation service routes', () => {
       `teams/${mine.team}`,
     ]) {
       expect((await client(t.app, owner.admin.token).get(`${owner.path}/${path}`)).status, path).toBe(200);
+    }
+  });
+
+  it('answer PUT wherever they answer PATCH: the same change, the same refusals, one operation in the document', async () => {
+    const patches = operations.filter((op) => op.method === 'PATCH');
+    expect(patches.length).toBeGreaterThan(30);
+    for (const patch of patches) {
+      const put: Operation = { ...patch, method: 'PUT' };
+      const rule = ROUTES[patch.key];
+      // The document shows the PATCH alone (decisions/0028).
+      expect(
+        operations.some((op) => op.key === `PUT ${patch.path}`),
+        patch.key,
+      ).toBe(false);
+      const token = tokenFor(rule);
+      // PUT first, then PATCH with the same body: the PATCH finds the change made and answers the same.
+      const body = rule.body?.(mine);
+      const viaPut = await send(put, { token, body });
+      const viaPatch = await send(patch, { token, body });
+      expect(viaPut.status, `PUT for ${patch.key}: ${viaPut.text.slice(0, 200)}`).toBeLessThan(300);
+      expect(viaPatch.status, patch.key).toBe(viaPut.status);
+      expect(withoutTimes(viaPatch.body), patch.key).toEqual(withoutTimes(viaPut.body));
+      if (rule.auth === 'account' || rule.auth === 'user' || rule.auth === 'platform')
+        expectRefusal(await send(put, {}), 401, `PUT for ${patch.key} (no token)`);
+      if (rule.auth === 'account' && rule.params)
+        expectRefusal(await send(put, { token, ids: theirs }), 404, `PUT for ${patch.key} (another account's ids)`);
+      if (rule.auth === 'account' && rule.admin)
+        expectRefusal(await send(put, { token: agent.token }), 403, `PUT for ${patch.key} (an agent)`);
     }
   });
 

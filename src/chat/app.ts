@@ -68,6 +68,10 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
     browserHome: webRoot === false ? undefined : 'app/',
     // Chatwoot's clients send ids as text, "" for empty fields, one value for a list (decisions.md 1).
     railsBodies: true,
+    // Rails `resources` routes answer PUT as PATCH; Chatwoot's and NooviChat's clients use both.
+    putAliasesPatch: true,
+    // `/conversations/abc` names nothing, as in Rails where ids are looked up: 404 like any unknown path.
+    integerIdsOrNotFound: true,
     // Multipart uploads have their own limits; this bounds JSON bodies.
     bodyLimit: 2 * 1024 * 1024,
     healthCheck: async () => {

@@ -97,30 +97,28 @@ export const publicRoutes: ChatRoutes = async (app, { services }) => {
     },
   );
 
-  for (const method of ['patch', 'put'] as const) {
-    app[method](
-      C,
-      {
-        config: { ...config, bodyKey: 'contact' },
-        schema: {
-          tags,
-          security,
-          summary: 'Update the contact (custom_attributes merge)',
-          params: ContactParams,
-          body: PublicContactBody,
-          response: { 200: PublicContactSchema, 409: ChatErrorBody, ...errors },
-        },
+  app.patch(
+    C,
+    {
+      config: { ...config, bodyKey: 'contact' },
+      schema: {
+        tags,
+        security,
+        summary: 'Update the contact (custom_attributes merge)',
+        params: ContactParams,
+        body: PublicContactBody,
+        response: { 200: PublicContactSchema, 409: ChatErrorBody, ...errors },
       },
-      async (req) => {
-        const { contact, contactInbox } = await svc.updateContact(
-          req.params.inbox_identifier,
-          req.params.contact_identifier,
-          req.body,
-        );
-        return presentPublicContact(contact, contactInbox);
-      },
-    );
-  }
+    },
+    async (req) => {
+      const { contact, contactInbox } = await svc.updateContact(
+        req.params.inbox_identifier,
+        req.params.contact_identifier,
+        req.body,
+      );
+      return presentPublicContact(contact, contactInbox);
+    },
+  );
 
   app.post(
     `${C}/conversations`,

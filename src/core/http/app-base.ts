@@ -24,6 +24,8 @@ import { installErrorHandling, type ErrorFormatter } from './error-handler.js';
 import { StorageHealth } from './storage-health.js';
 import { installShutdownHooks } from './shutdown.js';
 import { installRequestLog } from '../logging/request-log.js';
+import { answerNonIntegerIdsAsUnknownPaths } from './path-params.js';
+import { addPutAliases } from './put-aliases.js';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -50,8 +52,16 @@ export interface BaseAppOptions {
   bodyLimit?: number;
   /** Throws when the service cannot serve (for example the database is unreachable). */
   healthCheck: () => Promise<void>;
-  /** Read JSON bodies as Rails does (validation.ts `ValidatorOptions`): the conversation service. */
+  /**
+   * Read requests as Rails does (validation.ts `ValidatorOptions`): JSON bodies and query strings
+   * converted as Rails casts parameters, and a request without a body read as an empty one where
+   * the route takes an object. The conversation service.
+   */
   railsBodies?: boolean;
+  /** Every PATCH route also answers PUT, as Rails `resources` routes do (put-aliases.ts). */
+  putAliasesPatch?: boolean;
+  /** A path whose integer id is not a whole number in range matches nothing: 404 (path-params.ts). */
+  integerIdsOrNotFound?: boolean;
   /** The service's name in metrics (`chat`, `finance`). */
   service?: string;
   /** Origins allowed to call the API from a browser (`*` for any). */
@@ -93,6 +103,15 @@ function nulAt(value: unknown, path: string): string | null {
   }
   return null;
 }
+
+/** Whether a route's body schema is a JSON object (not multipart's content map, not absent). */
+const takesObject = (schema: unknown) =>
+  schema !== null && typeof schema === 'object' && (schema as { type?: unknown }).type === 'object';
+
+const isMultipart = (request: { headers: Record<string, unknown> }) =>
+  String(request.headers['content-type'] ?? '')
+    .toLowerCase()
+    .startsWith('multipart/');
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -148,6 +167,9 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.setValidatorCompiler(createValidatorCompiler({ railsBodies: options.railsBodies }));
+  // Both before any route is added: they act on every route.
+  if (options.integerIdsOrNotFound) answerNonIntegerIdsAsUnknownPaths(app);
+  if (options.putAliasesPatch) addPutAliases(app);
 
   // Every answer names its request: the id logs carry (and the caller's own, when it sent one).
   app.addHook('onRequest', async (request, reply) => {
@@ -225,7 +247,12 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
           { field, message: 'contains a NUL character' },
         ]);
     }
-    const key = request.routeOptions.config?.bodyKey;
+    const { config, schema } = request.routeOptions;
+    // No body at all (a bare `curl -X POST`, n8n's POST without fields) where the route takes an
+    // object: Rails reads it as empty parameters, and so the schema names what is missing, if anything.
+    if (options.railsBodies && request.body === undefined && !isMultipart(request) && takesObject(schema?.body))
+      request.body = {};
+    const key = config?.bodyKey;
     if (key && request.body !== undefined) request.body = unwrapBody(request.body, key);
   });
 

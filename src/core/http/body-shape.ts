@@ -221,3 +221,26 @@ function objectReader(node: ReadNode, depth: number): RailsReader | undefined {
     return record;
   };
 }
+
+/**
+ * The query string's half of the Rails reading: `id=` (an empty value) in a parameter the schema
+ * does not require is "not given", as `""` in a JSON body is (decisions.md §1): the parameter is
+ * removed before validation, so `GET .../reports?type=account&id=` is the account report, not a
+ * 422 about `id` (and `page=` is the first page). Required parameters keep their empty value
+ * (and their 422). Returns undefined
+ * when the schema names no optional parameter.
+ */
+export function compileBlankQueryDropper(schema: unknown): ((query: unknown) => void) | undefined {
+  const node = schema as ReadNode | undefined;
+  if (!node?.properties) return undefined;
+  const required = new Set(node.required ?? []);
+  // A parameter with a default is optional too: without its value, validation fills the default in.
+  const optional = Object.entries(node.properties)
+    .filter(([name, property]) => !required.has(name) || (property as { default?: unknown }).default !== undefined)
+    .map(([name]) => name);
+  if (optional.length === 0) return undefined;
+  return (query) => {
+    if (!isPlainObject(query)) return;
+    for (const name of optional) if (query[name] === '') delete query[name];
+  };
+}

@@ -2,7 +2,7 @@ import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
-import { compilePruner, compileRailsReader } from './body-shape.js';
+import { compileBlankQueryDropper, compilePruner, compileRailsReader } from './body-shape.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -60,8 +60,9 @@ function withFormats(ajv: Ajv): Ajv {
 export interface ValidatorOptions {
   /**
    * Read JSON bodies as Rails reads parameters (body-shape.ts `compileRailsReader`): numeric text
-   * for numbers, "true"/"false" for booleans, one value for a list, "" as not given. The
-   * conversation service (Chatwoot's clients) turns it on; the finance service takes bodies as sent.
+   * for numbers, "true"/"false" for booleans, one value for a list, "" as not given; and in query
+   * strings too, an empty value of an optional parameter as not given (`compileBlankQueryDropper`).
+   * The conversation service (Chatwoot's clients) turns it on; the finance service takes requests as sent.
    */
   railsBodies?: boolean;
 }
@@ -80,7 +81,19 @@ export function createValidatorCompiler(options: ValidatorOptions = {}): Fastify
   const coercing = withFormats(new Ajv({ ...base, coerceTypes: 'array' }));
   const strict = withFormats(new Ajv({ ...base, coerceTypes: false }));
   const compileNow: FastifySchemaCompiler<FastifySchema> = ({ schema, httpPart }) => {
-    if (httpPart !== 'body') return coercing.compile(schema as object) as Validate;
+    if (httpPart !== 'body') {
+      const validate = coercing.compile(schema as object) as Validate;
+      const dropBlanks =
+        options.railsBodies && httpPart === 'querystring' ? compileBlankQueryDropper(schema) : undefined;
+      if (!dropBlanks) return validate;
+      const dropThenValidate = ((data: unknown) => {
+        dropBlanks(data);
+        const valid = validate(data);
+        dropThenValidate.errors = validate.errors;
+        return valid;
+      }) as Validate;
+      return dropThenValidate;
+    }
     const validate = strict.compile(schema as object) as Validate;
     const prune = compilePruner(schema);
     const read = options.railsBodies ? compileRailsReader(schema) : undefined;

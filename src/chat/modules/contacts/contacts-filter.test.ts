@@ -198,6 +198,6 @@ describe('GET {A}/contacts/:id/contactable_inboxes', () => {
     expect((await call(t.app, { url: `${account.path}/contacts/${ids.maria}/contactable_inboxes` })).status).toBe(401);
     expect(
       (await client(t.app, account.admin.token).get(`${account.path}/contacts/abc/contactable_inboxes`)).status,
-    ).toBe(422);
+    ).toBe(404);
   });
 });

@@ -166,7 +166,7 @@ describe('DELETE {A}/contacts/:id', () => {
     expect((await client(t.app, other.admin.token).delete(`${account.path}/contacts/${id}`)).status).toBe(404);
     expect((await client(t.app, account.admin.token).delete(`${account.path}/contacts/999999`)).status).toBe(404);
     expect((await call(t.app, { method: 'DELETE', url: `${account.path}/contacts/${id}` })).status).toBe(401);
-    expect((await client(t.app, account.admin.token).delete(`${account.path}/contacts/abc`)).status).toBe(422);
+    expect((await client(t.app, account.admin.token).delete(`${account.path}/contacts/abc`)).status).toBe(404);
     expect(await countWhere('contacts', 'id', id)).toBe(1);
   });
 });

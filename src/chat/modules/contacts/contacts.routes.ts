@@ -148,27 +148,25 @@ export const contactsRoutes: ChatRoutes = async (app, { services }) => {
     },
   );
 
-  // Chatwoot documents PUT; PATCH is the same update.
-  for (const method of ['patch', 'put'] as const) {
-    app[method](
-      `${A}/contacts/:id`,
-      {
-        config: { bodyKey: 'contact' },
-        schema: {
-          tags,
-          security,
-          summary: 'Update a contact (custom and additional attributes merge into the stored ones)',
-          params: ContactParams,
-          body: ContactUpdateBody,
-          response: { 200: ContactResponse, ...errors },
-        },
+  // PUT answers too (Chatwoot documents PUT): core/http/put-aliases.ts.
+  app.patch(
+    `${A}/contacts/:id`,
+    {
+      config: { bodyKey: 'contact' },
+      schema: {
+        tags,
+        security,
+        summary: 'Update a contact (custom and additional attributes merge into the stored ones)',
+        params: ContactParams,
+        body: ContactUpdateBody,
+        response: { 200: ContactResponse, ...errors },
       },
-      async (req) => {
-        const { contact, contactInboxes } = await svc.update(ctxOf(req), req.params.id, req.body);
-        return { payload: presentContact(contact, contactInboxes) };
-      },
-    );
-  }
+    },
+    async (req) => {
+      const { contact, contactInboxes } = await svc.update(ctxOf(req), req.params.id, req.body);
+      return { payload: presentContact(contact, contactInboxes) };
+    },
+  );
 
   app.delete(
     `${A}/contacts/:id`,

@@ -30,11 +30,6 @@ import { DeletedSchema, ListMeta } from './pipelines.schema.js';
 
 const AccountParams = Type.Object({ accountId: IdParam });
 
-/** A POST whose body fields are all optional may come without a body (`curl -X POST`): read it as `{}`. */
-const bodyOptional = async (req: { body: unknown }) => {
-  if (req.body === undefined || req.body === null) req.body = {};
-};
-
 /**
  * Working a card under `{A}/pipeline/cards` (the spec's second spelling): deal status, owner,
  * timeline and notes, and the data-protection endpoints. Permanent deletion is for administrators.
@@ -49,7 +44,6 @@ export const cardWorkRoutes: ChatRoutes = async (app, { services }) => {
   app.post(
     `${C}/:id/deal_status/mark_won`,
     {
-      preValidation: bodyOptional,
       schema: {
         tags,
         security,
@@ -65,7 +59,6 @@ export const cardWorkRoutes: ChatRoutes = async (app, { services }) => {
   app.post(
     `${C}/:id/deal_status/mark_lost`,
     {
-      preValidation: bodyOptional,
       schema: {
         tags,
         security,
