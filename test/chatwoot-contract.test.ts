@@ -152,10 +152,10 @@ const REQUESTS: Record<string, RequestAdjustment> = {
   },
   'POST /api/v1/accounts/{account_id}/custom_filters': {
     reason:
-      'the document names the type `type`; Chatwoot (and the spec) read `filter_type`, and the query must be criteria the filter accepts (decisions/0019)',
+      'the query must be criteria the filter accepts (decisions/0019); the type goes as the document names it, `type` (read after `filter_type`)',
     body: () => ({
       name: `Contract filter ${unique()}`,
-      filter_type: 'conversation',
+      type: 'conversation',
       query: { payload: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }] },
     }),
   },

@@ -44,13 +44,15 @@ export const customFiltersRoutes: ChatRoutes = async (app, { services }) => {
       schema: {
         tags,
         security,
-        summary: "Save a filter for the calling user (query checked against the filter_type's filter)",
+        summary:
+          "Save a filter for the calling user (query checked against the filter_type's filter; the type from filter_type, type, ?filter_type=, else conversation)",
         params: AccountParams,
+        querystring: CustomFilterListQuery,
         body: CustomFilterBody,
         response: { 200: CustomFilterSchema, ...errors },
       },
     },
-    async (req) => presentCustomFilter(await svc.create(ctxOf(req), req.body)),
+    async (req) => presentCustomFilter(await svc.create(ctxOf(req), req.body, req.query.filter_type)),
   );
 
   app.get(
@@ -76,11 +78,12 @@ export const customFiltersRoutes: ChatRoutes = async (app, { services }) => {
         security,
         summary: "Update one of the calling user's saved filters",
         params: FilterParams,
+        querystring: CustomFilterListQuery,
         body: CustomFilterPatch,
         response: { 200: CustomFilterSchema, ...errors },
       },
     },
-    async (req) => presentCustomFilter(await svc.update(ctxOf(req), req.params.id, req.body)),
+    async (req) => presentCustomFilter(await svc.update(ctxOf(req), req.params.id, req.body, req.query.filter_type)),
   );
 
   app.delete(

@@ -34,9 +34,14 @@ const Query = Type.Object(
 );
 export type SavedQuery = Static<typeof Query>;
 
+/**
+ * The type of a filter comes from `filter_type`, else `type` (Chatwoot's API document and its n8n
+ * node name it so), else the query string's `filter_type`, else `conversation` (decisions.md §10).
+ */
 export const CustomFilterBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255 }),
-  filter_type: FilterTypeSchema,
+  filter_type: Type.Optional(FilterTypeSchema),
+  type: Type.Optional(Type.Union([FilterTypeSchema], { description: 'filter_type under the name Chatwoot documents' })),
   query: Query,
 });
 export type CustomFilterBody = Static<typeof CustomFilterBody>;

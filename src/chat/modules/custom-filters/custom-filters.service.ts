@@ -26,6 +26,10 @@ const limitReached = () =>
     `Limit reached. The maximum number of allowed custom filters for a user per account is ${MAX_FILTERS_PER_USER}.`,
   );
 
+/** The type a body names: `filter_type`, else `type`, else the query string's `filter_type`. */
+const typeOf = (body: CustomFilterPatch, queryType: FilterType | undefined): FilterType | undefined =>
+  body.filter_type ?? body.type ?? queryType;
+
 /** The user a filter belongs to: only users save filters (bots are refused by the routes already). */
 function ownerOf(ctx: AccountContext): number {
   assertStaff(ctx);
@@ -80,18 +84,20 @@ export class CustomFiltersService {
     return this.find(this.deps.db, ctx.accountId, ownerOf(ctx), id);
   }
 
-  async create(ctx: AccountContext, body: CustomFilterBody): Promise<CustomFilter> {
+  /** `queryType` is the query string's `filter_type`, the third place the type is read from. */
+  async create(ctx: AccountContext, body: CustomFilterBody, queryType?: FilterType): Promise<CustomFilter> {
     const userId = ownerOf(ctx);
     const name = cleanName(body.name);
+    const filterType = typeOf(body, queryType) ?? DEFAULT_FILTER_TYPE;
     return this.deps.db.transaction().execute(async (trx) => {
-      const query = await this.checkQuery(trx, ctx.accountId, body.filter_type, body.query);
+      const query = await this.checkQuery(trx, ctx.accountId, filterType, body.query);
       if ((await repo.countFilters(trx, ctx.accountId, userId)) >= MAX_FILTERS_PER_USER) throw limitReached();
       const now = Date.now();
       return repo.insertFilter(trx, {
         account_id: ctx.accountId,
         user_id: userId,
         name,
-        filter_type: body.filter_type,
+        filter_type: filterType,
         query,
         created_at: now,
         updated_at: now,
@@ -99,12 +105,17 @@ export class CustomFiltersService {
     });
   }
 
-  async update(ctx: AccountContext, id: number, body: CustomFilterPatch): Promise<CustomFilter> {
+  async update(
+    ctx: AccountContext,
+    id: number,
+    body: CustomFilterPatch,
+    queryType?: FilterType,
+  ): Promise<CustomFilter> {
     const userId = ownerOf(ctx);
     const name = body.name === undefined ? undefined : cleanName(body.name);
     return this.deps.db.transaction().execute(async (trx) => {
       const current = await this.find(trx, ctx.accountId, userId, id);
-      const filterType = body.filter_type ?? current.filter_type;
+      const filterType = typeOf(body, queryType) ?? current.filter_type;
       // A new query, or the saved one under a new type, must pass that type's filter.
       const query =
         body.query !== undefined || filterType !== current.filter_type

@@ -144,6 +144,39 @@ describe('{A}/custom_filters', () => {
     }
   });
 
+  it('takes the type from filter_type, else type, else ?filter_type=, else conversation (the n8n node)', async () => {
+    const api = client(t.app, colleague.token);
+    const made = async (url: string, body: Record<string, unknown>) => {
+      const res = await api.post(url, body);
+      expect(res.status, res.text).toBe(200);
+      return res.body as { id: number; filter_type: string };
+    };
+    // Chatwoot's n8n node: `type` in the body, `filter_type` in the query.
+    const n8n = await made(`${path(account)}?filter_type=contact`, {
+      name: 'n8n',
+      type: 'contact',
+      query: vipContacts,
+    });
+    expect(n8n.filter_type).toBe('contact');
+    expect((await made(`${path(account)}?filter_type=contact`, { name: 'q', query: vipContacts })).filter_type).toBe(
+      'contact',
+    );
+    const body = { name: 'Both', filter_type: 'conversation', type: 'contact', query: openConversations };
+    expect((await made(`${path(account)}?filter_type=contact`, body)).filter_type).toBe('conversation');
+    expect((await made(path(account), { name: 'Bare', query: openConversations })).filter_type).toBe('conversation');
+    // Show, update (type read the same way) and delete work on it.
+    expect((await api.get(path(account, n8n.id))).body).toMatchObject({ id: n8n.id, filter_type: 'contact' });
+    const retyped = await api.patch(`${path(account, n8n.id)}?filter_type=conversation`, { query: openConversations });
+    expect(retyped.status, retyped.text).toBe(200);
+    expect(retyped.body.filter_type).toBe('conversation');
+    expect((await api.patch(path(account, n8n.id), { type: 'contact', query: vipContacts })).body.filter_type).toBe(
+      'contact',
+    );
+    expect((await api.delete(path(account, n8n.id))).status).toBe(200);
+    // A type the filter does not have is refused wherever it comes from.
+    expect((await api.post(`${path(account)}?filter_type=report`, { name: 'x', query: vipContacts })).status).toBe(422);
+  });
+
   it("answers 404 to another account's ids and to non-members, 401 without a token", async () => {
     const theirs = await save(other, other.admin.token, { name: 'Theirs', filter_type: 'contact', query: vipContacts });
     const before = await rows();
@@ -190,7 +223,7 @@ describe('{A}/custom_filters', () => {
       [{ name: 'Bad', filter_type: 'conversation', query: 'status=open' }, 'query'],
       [{ name: 'Bad', filter_type: 'conversation' }, 'query'],
       [{ filter_type: 'conversation', query: openConversations }, 'name'],
-      [{ name: 'Bad', query: openConversations }, 'filter_type'],
+      [{ name: 'Bad', type: 'report', query: openConversations }, 'type'],
     ];
     for (const [body, field] of cases) {
       const res = await api.post(path(account), body);
