@@ -120,6 +120,20 @@ describe('GET /api/v2/accounts/{id}/reports/summary', () => {
     expect(next.body.conversations_count).toBe(0);
   });
 
+  it('reads an empty id (id=, as the n8n node sends it) as not given, on the summary and the series', async () => {
+    const query = { type: 'account', id: '', ...range };
+    const summary = await get(account.admin.token, `${V2()}/reports/summary`, query);
+    expect(summary.status, summary.text).toBe(200);
+    expect(summary.body.conversations_count).toBe(2);
+    const series = await get(account.admin.token, `${V2()}/reports`, { ...query, metric: 'conversations_count' });
+    expect(series.status, series.text).toBe(200);
+    expect(series.body.reduce((n: number, b: { value: number }) => n + b.value, 0)).toBe(2);
+    // A type that needs an id still names it.
+    const inbox = await get(account.admin.token, `${V2()}/reports/summary`, { ...query, type: 'inbox' });
+    expect(inbox.status).toBe(422);
+    expect(inbox.body.details[0].field).toBe('id');
+  });
+
   it('adds the partial 15-minute buckets at the edges to the whole ones', async () => {
     // [T0+100 s, T0+1900 s): events before T0+900 s and after T0+1800 s come from the events themselves.
     const res = await get(account.admin.token, `${V2()}/reports/summary`, {
