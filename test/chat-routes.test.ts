@@ -732,6 +732,7 @@ function pipelineAutomationsRoutes(): Record<string, RouteRule> {
       bodyIds: ['card'],
     },
     [`POST ${P}/{id}/validate`]: { auth: 'account', admin: true, params: automation, body: () => ({}) },
+    [`POST ${P}/validate`]: { auth: 'account', admin: true, body, bodyIds: ['pipeline'] },
     [`GET ${P}/{id}/executions`]: { auth: 'account', params: automation },
     [`GET ${P}/{id}/stats`]: { auth: 'account', params: automation },
     [`GET ${P}/{id}/audit_logs`]: { auth: 'account', params: automation },

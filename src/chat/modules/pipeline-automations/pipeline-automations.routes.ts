@@ -171,7 +171,7 @@ export const pipelineAutomationsRoutes: ChatRoutes = async (app, { services }) =
         response: { 200: data(ExecutionSchema), ...errors },
       },
     },
-    async (req) => ({ data: presentRun(await automations.execute(ctxOf(req), req.params.id, req.body?.card_id)) }),
+    async (req) => ({ data: presentRun(await automations.execute(ctxOf(req), req.params.id, req.body.card_id)) }),
   );
 
   app.post(
@@ -187,7 +187,7 @@ export const pipelineAutomationsRoutes: ChatRoutes = async (app, { services }) =
         response: { 200: data(DryRunSchema), ...errors },
       },
     },
-    async (req) => ({ data: await automations.dryRun(ctxOf(req), req.params.id, req.body?.card_id) }),
+    async (req) => ({ data: await automations.dryRun(ctxOf(req), req.params.id, req.body.card_id) }),
   );
 
   app.post(
@@ -197,13 +197,30 @@ export const pipelineAutomationsRoutes: ChatRoutes = async (app, { services }) =
       schema: {
         tags,
         security,
-        summary: 'Validate the configuration (with a body: the configuration an update would make)',
+        summary:
+          'Validate the saved configuration (no body needed); with a body, the configuration an update would make',
         params: IdParams,
-        body: Type.Optional(AutomationUpdateBody),
+        body: AutomationUpdateBody,
         response: { 200: data(ValidationSchema), ...errors },
       },
     },
-    async (req) => ({ data: await automations.validate(ctxOf(req), req.params.id, req.body ?? {}) }),
+    async (req) => ({ data: await automations.validate(ctxOf(req), req.params.id, req.body) }),
+  );
+
+  app.post(
+    `${P}/validate`,
+    {
+      config: admin,
+      schema: {
+        tags,
+        security,
+        summary: 'Validate a configuration that is not saved yet, as create would (the same answer as {id}/validate)',
+        params: AccountParams,
+        body: AutomationUpdateBody,
+        response: { 200: data(ValidationSchema), ...errors },
+      },
+    },
+    async (req) => ({ data: await automations.validateNew(ctxOf(req), req.body) }),
   );
 
   app.get(

@@ -214,6 +214,13 @@ export class PipelineAutomationsService {
     return validateAutomation(this.deps.db, ctx.accountId, configOf(automation, body), this.actionServices);
   }
 
+  /** A configuration that is not saved (the automation a client is about to create), checked as create would. */
+  async validateNew(ctx: AccountContext, body: AutomationUpdateBody): Promise<ValidationResult> {
+    assertStaff(ctx);
+    await this.checkPipeline(this.deps.db, ctx, body.pipeline_id);
+    return validateAutomation(this.deps.db, ctx.accountId, configOf(null, body), this.actionServices);
+  }
+
   private async cardIdOf(ctx: AccountContext, cardId: number | undefined): Promise<number> {
     if (cardId === undefined) throw invalidField('card_id', 'is required');
     await this.actionServices.pipelineCards.get(ctx, cardId); // 404 for another account's card

@@ -281,6 +281,58 @@ describe('validate, duplicate, execute, dry_run', () => {
     });
   });
 
+  it('validates and dry-runs with no body and no content type at all (NooviChat), as with {}', async () => {
+    const a = await newAutomation(t, acme, moveBody(pipeline.stages[1].id));
+    const bare = (rest: string) =>
+      t.app.inject({ method: 'POST', url: path(acme, rest), headers: { api_access_token: acme.admin.token } });
+    const validated = await bare(`/${a.id}/validate`);
+    expect(validated.statusCode, validated.body).toBe(200);
+    expect(JSON.parse(validated.body).data).toEqual({ valid: true, errors: [], warnings: [] });
+    // dry_run without a body is the same as {}: it names the missing card.
+    const dry = await bare(`/${a.id}/dry_run`);
+    expect(dry.statusCode).toBe(422);
+    expect(JSON.parse(dry.body).details[0].field).toBe('card_id');
+  });
+
+  it('validates a configuration that is not saved, with the answer {id}/validate gives, and stores nothing', async () => {
+    const api = client(t.app, acme.admin.token);
+    const before = await state();
+    const good = await api.post(path(acme, '/validate'), moveBody(pipeline.stages[1].id));
+    expect(good.status, good.text).toBe(200);
+    expect(good.body.data).toEqual({ valid: true, errors: [], warnings: [] });
+    const bad = {
+      name: '   ',
+      trigger: 'score_threshold',
+      conditions: {},
+      trigger_config: { threshold: 140 },
+      actions: [{ type: 'move_to_stage', to: theirPipeline.stages[0].id }, { type: 'teleport' }],
+    };
+    const res = await api.post(path(acme, '/validate'), { pipeline_automation: bad });
+    expect(res.status).toBe(200);
+    expect(res.body.data.valid).toBe(false);
+    expect(res.body.data.errors.map((e: { path: string }) => e.path)).toEqual([
+      'name',
+      'trigger_config.threshold',
+      'trigger_config.direction',
+      'actions.0.to',
+      'actions.1.type',
+    ]);
+    // The same list an existing automation's validate gives for the same configuration.
+    const saved = await newAutomation(t, acme, moveBody(pipeline.stages[1].id));
+    const mark = await state();
+    const same = await api.post(path(acme, `/${saved.id}/validate`), bad);
+    expect(same.body.data).toEqual(res.body.data);
+    // Nothing saved but the automation made for the comparison.
+    expect((await state()).automations.length).toBe(before.automations.length + 1);
+    expect(await state()).toEqual(mark);
+    // An empty body is a configuration with nothing in it; another account's pipeline is a 404; agents 403.
+    const empty = await call(t.app, { method: 'POST', url: path(acme, '/validate'), token: acme.admin.token });
+    expect(empty.body.data.errors.map((e: { path: string }) => e.path)).toEqual(['name', 'trigger', 'actions']);
+    expect((await api.post(path(acme, '/validate'), { ...bad, pipeline_id: theirPipeline.id })).status).toBe(404);
+    expect((await client(t.app, agent.token).post(path(acme, '/validate'), bad)).status).toBe(403);
+    expect((await client(t.app, acme.admin.token).post(path(other, '/validate'), bad)).status).toBe(404);
+  });
+
   it('duplicates as an inactive copy named "<name> (copy)"', async () => {
     const api = client(t.app, acme.admin.token);
     const a = await newAutomation(t, acme, { ...moveBody(pipeline.stages[1].id), name: 'Original' });
