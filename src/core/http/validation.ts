@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import { compileBlankQueryDropper, compilePruner, compileRailsReader } from './body-shape.js';
+import { isTimestampText, TIMESTAMP_FORMAT } from './timestamps.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -40,11 +41,12 @@ export function isTimeZone(value: string): boolean {
  */
 export const FIRST_PAGE_KEYWORD = 'x-zero-is-first-page';
 
-/** Ajv with the standard formats and the project's own (`http-url`, `time-zone`), and the page keyword. */
+/** Ajv with the standard formats and the project's own (`http-url`, `time-zone`, `timestamp`), and the page keyword. */
 function withFormats(ajv: Ajv): Ajv {
   addFormats(ajv);
   ajv.addFormat('http-url', { type: 'string', validate: isHttpUrl });
   ajv.addFormat('time-zone', { type: 'string', validate: isTimeZone });
+  ajv.addFormat(TIMESTAMP_FORMAT, { type: 'string', validate: isTimestampText });
   ajv.addKeyword({
     keyword: FIRST_PAGE_KEYWORD,
     modifying: true,

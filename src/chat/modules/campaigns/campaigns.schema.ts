@@ -1,16 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, Nullable } from '../../../core/http/schemas.js';
+import { TimestampInput } from '../../../core/http/timestamps.js';
 import { AgentSchema } from '../agents/agents.schema.js';
 import { MAX_MESSAGE_CONTENT } from '../messages/messages.schema.js';
 
 export const CAMPAIGN_TYPES = ['one_off', 'ongoing'] as const;
-/** Latest accepted time (9999-12-31T23:59:59Z), in UNIX seconds. */
-const MAX_UNIX_SECONDS = 253_402_300_799;
-
-const Timestamp = Type.Union([
-  Type.String({ format: 'date-time', maxLength: 64, description: 'ISO 8601 with a time zone' }),
-  Type.Integer({ minimum: 0, maximum: MAX_UNIX_SECONDS, description: 'UNIX seconds' }),
-]);
 
 const AudienceItem = Type.Object({
   type: Type.String({ minLength: 1, maxLength: 50, description: 'Label' }),
@@ -39,7 +33,7 @@ const EditableFields = {
     description:
       'Variables {{contact.name}}, {{contact.email}}, {{contact.phone_number}}, {{agent.name}} are replaced per contact; unknown ones become empty',
   }),
-  scheduled_at: Type.Optional(Nullable(Timestamp)),
+  scheduled_at: Type.Optional(Nullable(TimestampInput('When a one_off campaign is sent'))),
   audience: Type.Optional(Type.Array(AudienceItem, { maxItems: 100 })),
   enabled: Type.Optional(Type.Boolean()),
   sender_id: Type.Optional(IdParam),

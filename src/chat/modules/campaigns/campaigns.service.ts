@@ -1,4 +1,5 @@
 import { forbidden, invalidField, notFound } from '../../../core/http/errors.js';
+import { instantOf, type Timestamp } from '../../../core/http/timestamps.js';
 import { isAdmin, type AccountContext, type ChatDeps, type Q, type Trx } from '../../context.js';
 import type { AgentsService } from '../agents/agents.service.js';
 import { normalizeLabels } from '../contacts/contact-labels.service.js';
@@ -18,14 +19,10 @@ export interface CampaignsServices {
   labels: LabelsService;
 }
 
-type Timestamp = string | number | null | undefined;
-
-/** `scheduled_at` as epoch ms: ISO 8601 text or UNIX seconds; null clears it. */
-function parseScheduledAt(value: Timestamp): number | null | undefined {
+/** `scheduled_at` as epoch ms (the one timestamp reading: core/http/timestamps.ts); null clears it. */
+function parseScheduledAt(value: Timestamp | null | undefined): number | null | undefined {
   if (value === undefined || value === null) return value;
-  const ms = typeof value === 'number' ? value * 1000 : Date.parse(value);
-  if (!Number.isFinite(ms)) throw invalidField('scheduled_at', 'is not a valid time');
-  return ms;
+  return instantOf(value, 'scheduled_at');
 }
 
 type AudienceItems = CampaignCreateBody['audience'];

@@ -1,3 +1,4 @@
+import { instantOf } from '../../../core/http/timestamps.js';
 import { forbidden, invalidField, unprocessable } from '../../../core/http/errors.js';
 import { parseJsonObject } from '../../../core/time.js';
 import { inTransaction } from '../../../core/db/transaction.js';
@@ -144,7 +145,7 @@ export class ConversationChangesService {
       const status = body.status ?? (current.status === 'open' ? 'resolved' : 'open');
       let snoozedUntil: number | null = null;
       if (status === 'snoozed' && body.snoozed_until != null) {
-        snoozedUntil = body.snoozed_until * 1000;
+        snoozedUntil = instantOf(body.snoozed_until, 'snoozed_until');
         if (snoozedUntil <= Date.now()) throw invalidField('snoozed_until', 'must be in the future');
       }
       if (status === current.status && snoozedUntil === current.snoozed_until) return current;

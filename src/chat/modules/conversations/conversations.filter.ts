@@ -1,3 +1,4 @@
+import { parseTimestamp } from '../../../core/time.js';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import { invalidField } from '../../../core/http/errors.js';
@@ -285,12 +286,12 @@ export class ValueReader {
     return n <= 36_500 ? n : this.fail('must be a number of days up to 36500');
   }
 
-  /** An ISO 8601 date or time, or UNIX seconds, as epoch milliseconds. */
+  /** An ISO 8601 date or time (without an offset, UTC), or UNIX seconds, as epoch milliseconds. */
   instant(): number {
     const v = this.raw[0];
     if (typeof v === 'number' && Number.isFinite(v)) return Math.round(v * 1000);
-    const ms = typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) ? Date.parse(v) : NaN;
-    return Number.isNaN(ms) ? this.fail('must be an ISO 8601 date or UNIX seconds') : ms;
+    const span = typeof v === 'string' ? parseTimestamp(v) : undefined;
+    return span ? span.start : this.fail('must be an ISO 8601 date or UNIX seconds');
   }
 }
 

@@ -1,3 +1,4 @@
+import { TimestampInput } from '../../../core/http/timestamps.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, JsonObject, Nullable, PageQuery } from '../../../core/http/schemas.js';
 import { AgentSchema } from '../agents/agents.schema.js';
@@ -80,9 +81,7 @@ export type ConversationUpdateBody = Static<typeof ConversationUpdateBody>;
 
 export const ToggleStatusBody = Type.Object({
   status: Type.Optional(literals(STATUSES)),
-  snoozed_until: Type.Optional(
-    Nullable(Type.Integer({ minimum: 0, maximum: 253402300799, description: 'UNIX seconds' })),
-  ),
+  snoozed_until: Type.Optional(Nullable(TimestampInput('Until when a snoozed conversation stays snoozed'))),
 });
 export type ToggleStatusBody = Static<typeof ToggleStatusBody>;
 

@@ -1,3 +1,4 @@
+import { parseTimestamp } from '../../../core/time.js';
 import { conflict, forbidden, invalidField, notFound } from '../../../core/http/errors.js';
 import { assertStaff, isAdmin, type AccountContext, type ChatDeps, type Q } from '../../context.js';
 import { CONTACT_FILTER_ATTRIBUTES } from '../contacts/contacts.filter.js';
@@ -113,7 +114,7 @@ function cleanDefault(type: DisplayType, values: string[], raw: string | number 
       break;
     case 'date': {
       const text = String(raw).trim();
-      if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(Date.parse(text)))
+      if (!/^\d{4}-\d{2}-\d{2}/.test(text) || !parseTimestamp(text))
         throw invalidField(field, 'must be an ISO 8601 date');
       value = text;
       break;

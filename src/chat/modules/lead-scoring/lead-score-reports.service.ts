@@ -1,4 +1,5 @@
-import { invalidField, unprocessable } from '../../../core/http/errors.js';
+import { invalidField } from '../../../core/http/errors.js';
+import { rangeOf } from '../../../core/http/timestamps.js';
 import { assertStaff, type AccountContext, type ChatDeps } from '../../context.js';
 import { presentCard, scoreCategory } from '../pipelines/pipeline-cards.presenter.js';
 import type { PipelineCardsService } from '../pipelines/pipeline-cards.service.js';
@@ -17,6 +18,14 @@ const DAY = 86_400_000;
 const MAX_PERIODS = 400;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const labelOf = (category: string) => BANDS.find((b) => b.category === category)?.label ?? category;
+/** The range of trends and category_changes without one (decisions.md §8). */
+export const DEFAULT_REPORT_DAYS = 30;
+
+/** since/until (or from/to) as [from, to) in ms; a missing end: the last 30 days up to now. */
+function lastDaysOr(query: RangeQuery): { from: number; to: number } {
+  const { from, to } = rangeOf(query, { lastDays: { days: DEFAULT_REPORT_DAYS, now: Date.now() } });
+  return { from: from!, to: to! };
+}
 
 /** The start of the period holding `ms` (UTC; weeks start on Monday) and the start of the next one. */
 function periodOf(ms: number, granularity: 'day' | 'week' | 'month'): [number, number] {
@@ -73,21 +82,9 @@ export class LeadScoreReportsService {
     };
   }
 
-  /** since/until (UNIX seconds, until included) as [from, to) in ms; 422 naming what is missing or inverted. */
-  private range(query: RangeQuery): [number, number] {
-    const missing = (['since', 'until'] as const).filter((k) => query[k] === undefined);
-    if (missing.length > 0)
-      throw unprocessable(
-        `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required`,
-        missing.map((field) => ({ field, message: 'is required' })),
-      );
-    if (query.until! < query.since!) throw invalidField('until', 'must not be before since');
-    return [query.since! * 1000, (query.until! + 1) * 1000];
-  }
-
   async trends(ctx: AccountContext, query: TrendsQuery) {
     assertStaff(ctx);
-    const [from, to] = this.range(query);
+    const { from, to } = lastDaysOr(query);
     const granularity = query.granularity ?? 'day';
     const periods: [number, number][] = [];
     for (let p = periodOf(from, granularity); p[0] < to; p = periodOf(p[1], granularity)) {
@@ -118,7 +115,7 @@ export class LeadScoreReportsService {
 
   async categoryChanges(ctx: AccountContext, query: RangeQuery) {
     assertStaff(ctx);
-    const [from, to] = this.range(query);
+    const { from, to } = lastDaysOr(query);
     const rows = await repo.categoryChanges(this.deps.db, ctx.accountId, from, to);
     return {
       changes: rows

@@ -113,13 +113,39 @@ describe('reports', () => {
     ]);
   });
 
-  it('trends and category_changes need since and until (422 naming them)', async () => {
+  it('trends and category_changes default to the last 30 days, read from/to as since/until, and refuse an inverted range', async () => {
+    const fresh = await newAccount(t, 'Defaults');
+    const api = client(t.app, fresh.admin.token);
+    const card = await newCard(t, fresh, await newPipeline(t, fresh));
+    await api.patch(`${fresh.path}/pipeline_cards/${card.id}`, { lead_score: 60 });
+    await scoring.dispatcher.drain();
+    const today = new Date().toISOString().slice(0, 10);
+    const trends = await api.get(`${fresh.path}/lead_score/reports/trends`);
+    expect(trends.status, trends.text).toBe(200);
+    // 30 days back from now, day by day: 31 periods (the first is partly in range), today last.
+    expect(trends.body.data).toHaveLength(31);
+    expect(trends.body.data.at(-1)).toEqual({ period: today, average_score: 60, cards_scored: 1 });
+    const changes = await api.get(`${fresh.path}/lead_score/reports/category_changes`);
+    expect(changes.body.data).toEqual({
+      changes: [{ from: 'frio', to: 'quente', count: 1, from_label: 'Frio', to_label: 'Quente' }],
+      total: 1,
+    });
+    // from/to (NooviChat's names, ISO 8601 from n8n) are since/until: a range before the change counts nothing.
+    const before = await api.get(
+      `${fresh.path}/lead_score/reports/category_changes?from=2020-01-01T00:00:00&to=2020-01-31`,
+    );
+    expect(before.body.data).toEqual({ changes: [], total: 0 });
+    const byAlias = await api.get(
+      `${fresh.path}/lead_score/reports/trends?granularity=month&from=${today}&to=${today}`,
+    );
+    expect(byAlias.body.data).toEqual([{ period: today.slice(0, 7), average_score: 60, cards_scored: 1 }]);
     for (const path of ['trends', 'category_changes']) {
-      const res = await admin().get(`${account.path}/lead_score/reports/${path}`);
-      expect(res.status).toBe(422);
-      expect(res.body.details.map((d: { field: string }) => d.field)).toEqual(['since', 'until']);
       const inverted = await admin().get(`${account.path}/lead_score/reports/${path}?since=100&until=50`);
       expect(inverted.status).toBe(422);
+      expect(inverted.body.details.map((d: { field: string }) => d.field)).toEqual(['since', 'until']);
+      const aliased = await admin().get(`${account.path}/lead_score/reports/${path}?from=2031-09-15&to=2031-09-01`);
+      expect(aliased.body.details.map((d: { field: string }) => d.field)).toEqual(['from', 'to']);
+      expect((await admin().get(`${account.path}/lead_score/reports/${path}?since=yesterday`)).status).toBe(422);
     }
   });
 
@@ -213,6 +239,20 @@ describe('logs', () => {
       [],
     );
     expect((await admin().get(`${account.path}/lead_score/logs?per_page=0`)).status).toBe(422);
+    // NooviChat's names: card_id for pipeline_card_id, from/to (ISO 8601, no offset = UTC) for since/until.
+    const byCardId = await admin().get(`${account.path}/lead_score/logs?card_id=${scored['a4:80']}`);
+    expect(byCardId.body.data).toEqual(forCard.body.data);
+    expect((await admin().get(`${account.path}/lead_score/logs?card_id=${scored.theirs}`)).body.data).toEqual([]);
+    const madeAt = forCard.body.data[0].created_at as string;
+    const around = (ms: number) => new Date(Date.parse(madeAt) + ms).toISOString().replace('Z', '');
+    const inRange = await admin().get(
+      `${account.path}/lead_score/logs?card_id=${scored['a4:80']}&from=${around(-60_000)}&to=${around(60_000)}`,
+    );
+    expect(inRange.body.data).toEqual(forCard.body.data);
+    const after = await admin().get(
+      `${account.path}/lead_score/logs?card_id=${scored['a4:80']}&from=${around(60_000)}`,
+    );
+    expect(after.body.data).toEqual([]);
   });
 });
 

@@ -133,7 +133,8 @@ export const leadScoreRoutes: ChatRoutes = async (app, { services }) => {
       schema: {
         tags,
         security,
-        summary: 'Average score and cards scored per day, week or month (since and until required)',
+        summary:
+          'Average score and cards scored per day, week or month (since/until or from/to; the last 30 days by default)',
         params: AccountParams,
         querystring: TrendsQuery,
         response: {
@@ -172,7 +173,7 @@ export const leadScoreRoutes: ChatRoutes = async (app, { services }) => {
       schema: {
         tags,
         security,
-        summary: 'Category changes per from -> to over a period (since and until required)',
+        summary: 'Category changes per from -> to over a period (since/until or from/to; the last 30 days by default)',
         params: AccountParams,
         querystring: RangeQuery,
         response: { 200: Type.Object({ data: JsonObject }), ...errors },

@@ -1,17 +1,23 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, JsonObject, Nullable, PageQuery } from '../../../core/http/schemas.js';
+import { TimestampInput } from '../../../core/http/timestamps.js';
 
-/** UNIX seconds; optional in the schema so that the service can name every missing one (422). */
-const Seconds = Type.Integer({ minimum: 0, maximum: 253402300799, description: 'UNIX seconds' });
+/** A range's ends, and the names NooviChat's clients give them (`from`/`to`, read when since/until are absent). */
+const Range = {
+  since: Type.Optional(TimestampInput('From')),
+  until: Type.Optional(TimestampInput('Until (included)')),
+  from: Type.Optional(TimestampInput('since, as NooviChat names it')),
+  to: Type.Optional(TimestampInput('until, as NooviChat names it')),
+};
 
 export const LogsQuery = Type.Object({
   pipeline_card_id: Type.Optional(IdParam),
+  card_id: Type.Optional(Type.Union([IdParam], { description: 'pipeline_card_id, as NooviChat names it' })),
   contact_id: Type.Optional(IdParam),
   rule_id: Type.Optional(IdParam),
   event_type: Type.Optional(Type.String({ maxLength: 64 })),
   category_changes_only: Type.Optional(Type.Boolean()),
-  since: Type.Optional(Seconds),
-  until: Type.Optional(Seconds),
+  ...Range,
   page: PageQuery,
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
 });
@@ -64,13 +70,12 @@ export const DistributionSchema = Type.Object({
 
 export const TrendsQuery = Type.Object({
   granularity: Type.Optional(Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')])),
-  since: Type.Optional(Seconds),
-  until: Type.Optional(Seconds),
+  ...Range,
   pipeline_id: Type.Optional(IdParam),
 });
 export type TrendsQuery = Static<typeof TrendsQuery>;
 
-export const RangeQuery = Type.Object({ since: Type.Optional(Seconds), until: Type.Optional(Seconds) });
+export const RangeQuery = Type.Object(Range);
 export type RangeQuery = Static<typeof RangeQuery>;
 
 export const TopLeadsQuery = Type.Object({

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { invalidField, notFound } from '../../../core/http/errors.js';
+import { rangeOf } from '../../../core/http/timestamps.js';
 import { enqueueJob, type JobDefinition, type RunningJob } from '../../../core/jobs/jobs.js';
 import { assertStaff, type AccountContext, type ChatDeps, type Trx } from '../../context.js';
 import type { ContactsService } from '../contacts/contacts.service.js';
@@ -106,19 +107,18 @@ export class LeadScoringService {
     assertStaff(ctx);
     const page = Math.max(1, query.page ?? 1);
     const perPage = query.per_page ?? 25;
-    if (query.since !== undefined && query.until !== undefined && query.until < query.since)
-      throw invalidField('until', 'must not be before since');
+    const { from, to } = rangeOf(query);
     const result = await logsRepo.listLogs(
       this.deps.db,
       ctx.accountId,
       {
-        cardId: query.pipeline_card_id,
+        cardId: query.pipeline_card_id ?? query.card_id,
         contactId: query.contact_id,
         ruleId: query.rule_id,
         eventType: query.event_type,
         categoryChangesOnly: query.category_changes_only,
-        from: query.since === undefined ? undefined : query.since * 1000,
-        to: query.until === undefined ? undefined : (query.until + 1) * 1000,
+        from,
+        to,
       },
       page,
       perPage,

@@ -1,5 +1,6 @@
 import { invalidField, notFound } from '../../../core/http/errors.js';
-import { parseJsonObject } from '../../../core/time.js';
+import { instantOf, type Timestamp } from '../../../core/http/timestamps.js';
+import { parseJsonObject, utcDate } from '../../../core/time.js';
 import type { AccountContext, Q } from '../../context.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { AgentsService } from '../agents/agents.service.js';
@@ -54,17 +55,11 @@ export function currencyOf(code: string, field: string): string {
   return currency;
 }
 
-/** `deadline` (an ISO 8601 date or date-time) as the card's close date, YYYY-MM-DD as written. */
-export function closeDateOf(deadline: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(
-    deadline.trim(),
-  );
-  if (!match || !isCalendarDate(match[1], match[2], match[3]))
-    throw invalidField('deadline', 'must be an ISO 8601 date or date-time');
-  return `${match[1]}-${match[2]}-${match[3]}`;
-}
-
-function isCalendarDate(y: string, m: string, d: string): boolean {
-  const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
-  return date.getUTCFullYear() === Number(y) && date.getUTCMonth() === Number(m) - 1 && date.getUTCDate() === Number(d);
+/**
+ * `deadline` (any timestamp input: core/http/timestamps.ts) as the card's close date: the UTC date
+ * of the instant it names, so 2031-09-15T23:30:00-03:00 closes on 2031-09-16 and 2031-09-15T09:00:00
+ * (no offset, so UTC) on 2031-09-15.
+ */
+export function closeDateOf(deadline: Timestamp): string {
+  return utcDate(instantOf(deadline, 'deadline'));
 }

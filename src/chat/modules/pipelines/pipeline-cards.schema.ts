@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, JsonObject, Nullable, PageQuery } from '../../../core/http/schemas.js';
+import { TimestampInput } from '../../../core/http/timestamps.js';
 
 /* Requests */
 
@@ -14,6 +15,8 @@ const Title = Type.String({ minLength: 1, maxLength: 255 });
 const Text = Type.String({ maxLength: 10000 });
 const StageId = Type.String({ minLength: 1, maxLength: 100, description: 'A stage id, {pipeline_id}_{slug}' });
 const DateOnly = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+/** The close date as a time: its UTC date becomes expected_close_date (expected_close_date wins). */
+const Deadline = TimestampInput('The expected close date; its UTC date becomes expected_close_date');
 
 const ItemDetails = Type.Object({
   title: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
@@ -31,7 +34,7 @@ export const CardCreateBody = Type.Object({
   item_details: Type.Optional(ItemDetails),
   value: Type.Optional(Money),
   currency: Type.Optional(Currency),
-  deadline: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'ISO 8601 date or date-time' }))),
+  deadline: Type.Optional(Nullable(Deadline)),
   expected_close_date: Type.Optional(Nullable(DateOnly)),
   custom_attributes: Type.Optional(Attributes),
 });
@@ -46,6 +49,7 @@ export const CardUpdateBody = Type.Object({
   contact_id: Type.Optional(Nullable(IdParam)),
   conversation_display_id: Type.Optional(Nullable(IdParam)),
   expected_close_date: Type.Optional(Nullable(DateOnly)),
+  deadline: Type.Optional(Nullable(Deadline)),
   custom_attributes: Type.Optional(Attributes),
   lead_score: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Manual override' })),
 });

@@ -1,5 +1,6 @@
 import { inTransaction } from '../../../core/db/transaction.js';
 import { HttpError, invalidField } from '../../../core/http/errors.js';
+import type { Timestamp } from '../../../core/http/timestamps.js';
 import type { AccountContext, ChatDeps, Trx } from '../../context.js';
 import { changedAttributes } from '../contacts/contacts.events.js';
 import { fromMinorUnits, toMinorUnits } from './pipeline-cards.money.js';
@@ -19,6 +20,16 @@ const cleanTitle = (title: string) => {
   if (trimmed === '') throw invalidField('title', "can't be blank");
   return trimmed;
 };
+
+/** The close date a body sets: `expected_close_date`, else the UTC date of `deadline`; null clears it. */
+function closeDateFrom(body: {
+  expected_close_date?: string | null;
+  deadline?: Timestamp | null;
+}): string | null | undefined {
+  if (body.expected_close_date !== undefined) return body.expected_close_date;
+  if (body.deadline === undefined || body.deadline === null) return body.deadline;
+  return closeDateOf(body.deadline);
+}
 
 /** What changes on a card: the columns, and the timeline entries that record it. */
 export interface CardChange {
@@ -47,12 +58,7 @@ export class PipelineCardsService {
 
   async create(ctx: AccountContext, body: CardCreateBody, trx?: Trx): Promise<CardView> {
     const title = cleanTitle(body.title);
-    const closeDate =
-      body.expected_close_date !== undefined
-        ? body.expected_close_date
-        : body.deadline
-          ? closeDateOf(body.deadline)
-          : null;
+    const closeDate = closeDateFrom(body) ?? null;
     return inTransaction(this.deps.db, trx, async (trx) => {
       const pipeline = await this.pipelines.find(trx, ctx.accountId, body.pipeline_id);
       const stage = await this.pipelines.stageByKey(trx, ctx.accountId, body.pipeline_stage);
@@ -144,8 +150,9 @@ export class PipelineCardsService {
             : (await this.references.conversation(trx, ctx, body.conversation_display_id)).id;
         if (conversationId !== card.conversation_id) change.values.conversation_id = conversationId;
       }
-      if (body.expected_close_date !== undefined && body.expected_close_date !== card.expected_close_date)
-        change.values.expected_close_date = body.expected_close_date;
+      const closeDate = closeDateFrom(body);
+      if (closeDate !== undefined && closeDate !== card.expected_close_date)
+        change.values.expected_close_date = closeDate;
       if (body.custom_attributes !== undefined) {
         const attributes = JSON.stringify(body.custom_attributes);
         if (attributes !== card.custom_attributes) change.values.custom_attributes = attributes;

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, PageQuery } from '../../../core/http/schemas.js';
+import { TimestampInput } from '../../../core/http/timestamps.js';
 
 const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
@@ -15,12 +16,10 @@ export type ReportMetric = (typeof REPORT_METRICS)[number];
 export const REPORT_TYPES = ['account', 'agent', 'inbox', 'team', 'label'] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 
-/** UNIX seconds; optional in the schema so that the service can name every missing one (422). */
-const Seconds = Type.Integer({ minimum: 0, maximum: 253402300799, description: 'UNIX seconds' });
-
+/** Optional in the schema so that the service can name every missing one (422); UNIX seconds or ISO 8601. */
 const Range = {
-  since: Type.Optional(Seconds),
-  until: Type.Optional(Seconds),
+  since: Type.Optional(TimestampInput('Start (included)')),
+  until: Type.Optional(TimestampInput('End (included: the whole second, or day, it names)')),
 };
 
 export const SummaryQuery = Type.Object({

@@ -1,4 +1,5 @@
 import { notFound, unprocessable } from '../../../core/http/errors.js';
+import { timeRange, type Timestamp } from '../../../core/http/timestamps.js';
 import type { AccountContext, ChatDeps, Trx } from '../../context.js';
 import type { ChatEvents, ConversationRefs, MessageRefs } from '../../events.js';
 import type { AgentsService } from '../agents/agents.service.js';
@@ -227,20 +228,10 @@ export class ReportsService {
 
   /* Reading ------------------------------------------------------------------------------------- */
 
-  /** since/until (UNIX seconds) as a range, until included; 422 naming what is missing or inverted. */
-  private range(query: { since?: number; until?: number }): repo.Range {
-    const missing = (['since', 'until'] as const).filter((k) => query[k] === undefined);
-    if (missing.length > 0)
-      throw unprocessable(
-        `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required`,
-        missing.map((field) => ({ field, message: 'is required (UNIX seconds)' })),
-      );
-    if (query.until! < query.since!)
-      throw unprocessable('until must not be before since', [
-        { field: 'since', message: 'must not be after until' },
-        { field: 'until', message: 'must not be before since' },
-      ]);
-    return { from: query.since! * 1000, to: (query.until! + 1) * 1000 };
+  /** since/until as a range, until included (core/http/timestamps.ts); 422 naming what is missing or inverted. */
+  private range(query: { since?: Timestamp; until?: Timestamp }): repo.Range {
+    const { from, to } = timeRange(query.since, query.until, { required: true });
+    return { from: from!, to: to! };
   }
 
   /** The events a report reads for its type and id (404 for an id of another account). */
@@ -382,16 +373,7 @@ export class ReportsService {
 
   /** Conversations created in the range (all time without one) per channel type and status. */
   async channels(ctx: AccountContext, query: ChannelQuery) {
-    const given = query.since !== undefined || query.until !== undefined;
-    const range = given
-      ? query.since !== undefined && query.until !== undefined
-        ? this.range(query)
-        : {
-            from: query.since !== undefined ? query.since * 1000 : undefined,
-            to: query.until !== undefined ? (query.until + 1) * 1000 : undefined,
-          }
-      : {};
-    return live.channelCounts(this.deps.db, ctx.accountId, range);
+    return live.channelCounts(this.deps.db, ctx.accountId, timeRange(query.since, query.until));
   }
 
   /** GET {A}/conversations/:id/reporting_events: the conversation's events, oldest first. */
@@ -410,10 +392,7 @@ export class ReportsService {
         name: query.name,
         inboxId: query.inbox_id,
         userId: query.user_id,
-        range: {
-          from: query.since !== undefined ? query.since * 1000 : undefined,
-          to: query.until !== undefined ? (query.until + 1) * 1000 : undefined,
-        },
+        range: timeRange(query.since, query.until),
       },
       { limit: EVENTS_PER_PAGE, offset: (page - 1) * EVENTS_PER_PAGE },
     );

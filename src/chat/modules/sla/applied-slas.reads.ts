@@ -1,4 +1,4 @@
-import { unprocessable } from '../../../core/http/errors.js';
+import { timeRange } from '../../../core/http/timestamps.js';
 import { toIso } from '../../../core/time.js';
 import type { AccountContext, ChatDeps } from '../../context.js';
 import { csvRows } from './sla.csv.js';
@@ -10,7 +10,6 @@ import type { AppliedListQuery, AppliedMetricsQuery, DownloadQuery } from './sla
 export const APPLIED_PER_PAGE = 25;
 /** Metrics kept per account, filter and version (see metrics). */
 const CACHED_METRICS = 500;
-const DAY = 86_400_000;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export interface Metrics {
@@ -35,16 +34,12 @@ export class AppliedSlaReads {
   private async filter(ctx: AccountContext, query: AppliedMetricsQuery): Promise<repo.AppliedFilter> {
     await this.policies.requirePlan(ctx);
     if (query.sla_policy_id !== undefined) await this.policies.get(ctx, query.sla_policy_id);
-    if (query.since !== undefined && query.until !== undefined && query.until < query.since)
-      throw unprocessable('until must not be before since', [
-        { field: 'since', message: 'must not be after until' },
-        { field: 'until', message: 'must not be before since' },
-      ]);
+    const { from, to } = timeRange(query.since, query.until);
     return {
       slaPolicyId: query.sla_policy_id,
       status: query.status,
-      from: query.since !== undefined ? query.since * 1000 : undefined,
-      to: query.until !== undefined ? (query.until + 1) * 1000 : undefined,
+      from,
+      to,
       inboxId: query.inbox_id,
       teamId: query.team_id,
       assigneeId: query.assigned_agent_id,
@@ -107,23 +102,11 @@ export class AppliedSlaReads {
 
   /** One row per applied SLA applied between start_date and end_date (UTC days, both included). */
   async download(ctx: AccountContext, query: DownloadQuery): Promise<string> {
-    const day = (field: 'start_date' | 'end_date') => {
-      const text = query[field];
-      if (text === undefined) return undefined;
-      const ms = Date.parse(`${text}T00:00:00Z`);
-      if (!Number.isFinite(ms) || toIso(ms).slice(0, 10) !== text)
-        throw unprocessable(`${field} is not a date`, [{ field, message: 'must be a date (YYYY-MM-DD)' }]);
-      return ms;
-    };
-    const start = day('start_date');
-    const end = day('end_date');
-    if (start !== undefined && end !== undefined && end < start)
-      throw unprocessable('end_date must not be before start_date', [
-        { field: 'end_date', message: 'must not be before start_date' },
-      ]);
+    // Days as the spec writes them (YYYY-MM-DD, each whole UTC day), or any timestamp input.
+    const days = timeRange(query.start_date, query.end_date, { fields: ['start_date', 'end_date'] });
     const filter = await this.filter(ctx, query);
-    if (start !== undefined) filter.from = Math.max(filter.from ?? start, start);
-    if (end !== undefined) filter.to = Math.min(filter.to ?? end + DAY, end + DAY);
+    if (days.from !== undefined) filter.from = Math.max(filter.from ?? days.from, days.from);
+    if (days.to !== undefined) filter.to = Math.min(filter.to ?? days.to, days.to);
     const rows = await repo.listApplied(this.deps.db, ctx.accountId, filter);
     const breaches = await repo.breachesOf(
       this.deps.db,

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, Nullable, PageQuery } from '../../../core/http/schemas.js';
+import { TimestampInput } from '../../../core/http/timestamps.js';
 
 /** Seconds, from one second to ten years. */
 const Threshold = Type.Integer({ minimum: 1, maximum: 315_360_000, description: 'seconds' });
@@ -38,13 +39,12 @@ export const SlaPolicySchema = Type.Object({
 });
 
 const Status = Type.Union([Type.Literal('active'), Type.Literal('hit'), Type.Literal('missed')]);
-const Seconds = Type.Integer({ minimum: 0, maximum: 253402300799, description: 'UNIX seconds' });
 
 export const AppliedFilterQuery = {
   sla_policy_id: Type.Optional(IdParam),
   status: Type.Optional(Status),
-  since: Type.Optional(Seconds),
-  until: Type.Optional(Seconds),
+  since: Type.Optional(TimestampInput('Applied from')),
+  until: Type.Optional(TimestampInput('Applied until (included)')),
   inbox_id: Type.Optional(IdParam),
   team_id: Type.Optional(IdParam),
   assigned_agent_id: Type.Optional(IdParam),
@@ -54,11 +54,10 @@ export type AppliedListQuery = Static<typeof AppliedListQuery>;
 export const AppliedMetricsQuery = Type.Object(AppliedFilterQuery);
 export type AppliedMetricsQuery = Static<typeof AppliedMetricsQuery>;
 
-const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD (UTC)' });
 export const DownloadQuery = Type.Object({
   ...AppliedFilterQuery,
-  start_date: Type.Optional(Day),
-  end_date: Type.Optional(Day),
+  start_date: Type.Optional(TimestampInput('First day (YYYY-MM-DD, UTC)')),
+  end_date: Type.Optional(TimestampInput('Last day, included (YYYY-MM-DD, UTC)')),
 });
 export type DownloadQuery = Static<typeof DownloadQuery>;
 
