@@ -1,6 +1,6 @@
 import { RateLimiter } from '../core/security/rate-limit.js';
 import { WebhookSubscriptions } from '../core/webhooks/subscriptions.js';
-import { WEBHOOK_EVENTS } from './modules/webhooks/webhooks.schema.js';
+import { WEBHOOK_EVENT_ALIASES, WEBHOOK_EVENTS } from './modules/webhooks/webhooks.schema.js';
 import type { ChatDeps } from './context.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AgentBotsService } from './modules/agent-bots/agent-bots.service.js';
@@ -67,6 +67,7 @@ export function createCoreChatServices(deps: ChatDeps) {
     db: deps.db,
     allowedHosts: deps.config.webhooks.allowedHosts,
     catalogue: WEBHOOK_EVENTS,
+    aliases: WEBHOOK_EVENT_ALIASES,
     eventsField: 'subscriptions',
   });
   const automationRules = new AutomationRulesService(deps, { agents, conversations });

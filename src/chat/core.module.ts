@@ -12,7 +12,7 @@ import { automationListener } from './listeners/automation.listener.js';
 import type { ChatModule } from './modules.js';
 import { AutomationEngine } from './modules/automation-rules/automation.engine.js';
 import { migration0011ApiInboxSecrets } from './modules/inboxes/inboxes.secret.migration.js';
-import { WEBHOOK_EVENTS } from './modules/webhooks/webhooks.schema.js';
+import { WEBHOOK_EVENT_ALIASES, WEBHOOK_EVENTS } from './modules/webhooks/webhooks.schema.js';
 import { migration0161InstallationApp } from './platform/installation-app.migration.js';
 import { migration0160PlatformTokenHash } from './platform/platform-token-hash.migration.js';
 import { coreChatRoutes } from './routes.js';
@@ -40,7 +40,11 @@ export const chatCoreModule: ChatModule = {
   services: (deps) => createCoreChatServices(deps) as Partial<ChatServices>,
   routes: coreChatRoutes,
   listeners: ({ deps, services, logger }) => [
-    webhookFanOut<ChatDatabase, ChatEvents>({ catalogue: WEBHOOK_EVENTS, body: (event) => event.snapshot }),
+    webhookFanOut<ChatDatabase, ChatEvents>({
+      catalogue: WEBHOOK_EVENTS,
+      aliases: WEBHOOK_EVENT_ALIASES,
+      body: (event) => event.snapshot,
+    }),
     agentBotListener(),
     apiInboxWebhookListener(services.inboxes),
     automationListener(new AutomationEngine(deps, services, logger)),

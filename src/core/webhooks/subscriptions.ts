@@ -43,6 +43,8 @@ export interface SubscriptionsOptions {
   allowedHosts: readonly string[];
   /** The events a webhook may subscribe to. */
   catalogue: readonly string[];
+  /** Other names a subscription may use for an event of the catalogue (alias -> event). */
+  aliases?: Readonly<Record<string, string>>;
   /** How the API names the event list (`subscriptions` on chat, `events` on finance): used in 422s. */
   eventsField: string;
 }
@@ -63,7 +65,7 @@ export class WebhookSubscriptions {
 
   constructor(private readonly options: SubscriptionsOptions) {
     this.guard = new DestinationGuard(options.allowedHosts);
-    this.known = new Set(options.catalogue);
+    this.known = new Set([...options.catalogue, ...Object.keys(options.aliases ?? {})]);
   }
 
   private get db() {
@@ -77,7 +79,7 @@ export class WebhookSubscriptions {
       const unknown = [...new Set(input.events.filter((e) => !this.known.has(e)))];
       if (unknown.length > 0) {
         throw unprocessable(
-          `Unknown webhook events: ${unknown.join(', ')} (allowed: ${this.options.catalogue.join(', ')})`,
+          `Unknown webhook events: ${unknown.join(', ')} (allowed: ${[...this.known].join(', ')})`,
           unknown.map((e) => ({ field: this.options.eventsField, message: `${e} is not a webhook event` })),
         );
       }
@@ -182,12 +184,33 @@ export class WebhookSubscriptions {
 }
 
 /**
+ * The name a webhook gets an event under: the event's own when it subscribed to it, else the first
+ * alias of it that it subscribed to (NooviChat's `pipeline_card_stage_changed` for a move), else
+ * none. One delivery per webhook and event, whichever names it used.
+ */
+export function deliveredName(
+  subscribed: readonly string[],
+  event: string,
+  aliases: Readonly<Record<string, string>> = {},
+): string | undefined {
+  if (subscribed.includes(event)) return event;
+  return subscribed.find((name) => aliases[name] === event);
+}
+
+/** A body under another event name: its `event` field says the name the subscriber chose. */
+const renamed = (body: unknown, name: string) =>
+  body !== null && typeof body === 'object' && !Array.isArray(body) && 'event' in body
+    ? { ...(body as Record<string, unknown>), event: name }
+    : body;
+
+/**
  * The listener that fans each subscribable event out to the account's webhooks that subscribe to
- * it: one queued delivery per webhook, written in the event's transaction (so exactly once per
- * event), carrying `body(event)`.
+ * it (by its name or an alias): one queued delivery per webhook, written in the event's
+ * transaction (so exactly once per event), carrying `body(event)` under the name subscribed to.
  */
 export function webhookFanOut<DB, M extends EventMap<M>>(options: {
   catalogue: readonly (keyof M & string)[];
+  aliases?: Readonly<Record<string, string>>;
   body: (event: EventOf<M>) => unknown;
 }): EventListener<DB, M> {
   return listenerOf<DB, M>()({
@@ -201,18 +224,20 @@ export function webhookFanOut<DB, M extends EventMap<M>>(options: {
         .select(['id', 'url', 'subscriptions'])
         .where('account_id', '=', event.accountId)
         .execute();
-      const subscribed = webhooks.filter((w) => subscribedEvents(w).includes(event.name));
+      const subscribed = webhooks
+        .map((w) => ({ webhook: w, name: deliveredName(subscribedEvents(w), event.name, options.aliases) }))
+        .filter((s): s is { webhook: (typeof webhooks)[number]; name: string } => s.name !== undefined);
       if (subscribed.length === 0) return;
       const body = options.body(event as EventOf<M>);
-      for (const webhook of subscribed) {
+      for (const { webhook, name } of subscribed) {
         await enqueueDelivery(trx, {
           accountId: event.accountId,
           subscriberType: 'webhook',
           subscriberId: webhook.id,
           url: webhook.url,
-          eventName: event.name,
+          eventName: name,
           eventId: event.id,
-          payload: body,
+          payload: name === event.name ? body : renamed(body, name),
         });
       }
     },

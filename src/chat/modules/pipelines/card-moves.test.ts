@@ -37,6 +37,8 @@ describe('move_to_stage', () => {
       stage_version: 2,
       position: already.position + 1,
     });
+    // The new stage_version at the top too (NooviChat's MCP guards its next move with it).
+    expect(res.body.stage_version).toBe(2);
     const [entry] = (await api.get(`${account.path}/pipeline/cards/${card.id}/timeline`)).body.data;
     expect(entry).toMatchObject({
       type: 'stage_change',

@@ -25,6 +25,8 @@ export const CardParams = Type.Object({ accountId: IdParam, id: IdParam });
 export const OneCard = Type.Object({ data: CardSchema });
 export const CardList = Type.Object({ data: Type.Array(CardSchema), meta: ListMeta });
 export const OneDetail = Type.Object({ data: CardDetailSchema });
+/** A move's answer: the card, and its new stage_version beside it (additive). */
+const MovedCard = Type.Object({ data: CardSchema, stage_version: Type.Integer() });
 const AccountParams = Type.Object({ accountId: IdParam });
 const tags = cardTags;
 
@@ -137,15 +139,17 @@ export const pipelineCardsRoutes: ChatRoutes = async (app, { services }) => {
       schema: {
         tags,
         security,
-        summary: 'Move a card to the end of a stage; a stale expected_version answers 409',
+        summary:
+          "Move a card to the end of a stage; a stale expected_version answers 409. stage_version is at the top too (NooviChat's MCP reads it there)",
         params: CardParams,
         body: MoveBody,
-        response: { 200: OneCard, 409: ChatErrorBody, ...errors },
+        response: { 200: MovedCard, 409: ChatErrorBody, ...errors },
       },
     },
-    async (req) => ({
-      data: presentCard(await services.pipelineCardMoves.move(ctxOf(req), req.params.id, req.body)),
-    }),
+    async (req) => {
+      const view = await services.pipelineCardMoves.move(ctxOf(req), req.params.id, req.body);
+      return { data: presentCard(view), stage_version: view.card.stage_version };
+    },
   );
 
   app.patch(

@@ -4,6 +4,7 @@ import { buildChatTestApp, testDialect, type ChatTestApp } from '../../../../tes
 import { client } from '../../../../test/helpers/http.js';
 import { newAccount, newConversation, newMessage, type TestAccount } from '../../../../test/helpers/factories.js';
 import { TestReceiver } from '../../../../test/helpers/receiver.js';
+import { newCard, newPipeline } from '../../../../test/helpers/pipelines.js';
 import { verifyStandardSignature } from '../../../core/webhooks/signer.js';
 
 /**
@@ -61,6 +62,34 @@ async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutM
 }
 
 describe('webhook delivery', () => {
+  it("delivers a card's move as pipeline_card_stage_changed to whoever subscribed to that name, once per webhook", async () => {
+    const [byAlias, byName, byBoth] = [await receiver(), await receiver(), await receiver()];
+    const aliasHook = await register(account, byAlias.url, ['pipeline_card_stage_changed']);
+    await register(account, byName.url, ['pipeline_card_moved']);
+    const bothHook = await register(account, byBoth.url, ['pipeline_card_moved', 'pipeline_card_stage_changed']);
+    const pipeline = await newPipeline(t, account);
+    const card = await newCard(t, account, pipeline);
+    const moved = await client(t.app, account.admin.token).post(
+      `${account.path}/pipeline_cards/${card.id}/move_to_stage`,
+      {
+        pipeline_stage: pipeline.stages[1].id,
+      },
+    );
+    expect(moved.status, moved.text).toBe(200);
+    await Promise.all([byAlias.waitFor(1), byName.waitFor(1), byBoth.waitFor(1)]);
+    expect(byAlias.received[0].json).toMatchObject({
+      event: 'pipeline_card_stage_changed',
+      id: card.id,
+      to_stage: { id: pipeline.stages[1].id },
+    });
+    expect(byAlias.received[0].headers['x-chatwoot-delivery']).toEqual(expect.any(String));
+    expect(byName.received[0].json.event).toBe('pipeline_card_moved');
+    // Subscribed under both names: one delivery (all of an event's are queued together), under the event's own name.
+    expect((await deliveries(account, bothHook.id)).map((d) => d.event)).toEqual(['pipeline_card_moved']);
+    expect(byBoth.received.map((x) => x.json.event)).toEqual(['pipeline_card_moved']);
+    expect((await deliveries(account, aliasHook.id)).map((d) => d.event)).toEqual(['pipeline_card_stage_changed']);
+  });
+
   it('posts subscribed events, signed, with the spec payload of message_created', async () => {
     const r = await receiver();
     const webhook = await register(account, r.url, ['conversation_created', 'message_created']);

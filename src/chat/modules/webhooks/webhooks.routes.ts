@@ -18,6 +18,8 @@ const errors = { 401: ChatErrorBody, 403: ChatErrorBody, 404: ChatErrorBody, 422
 const AccountParams = Type.Object({ accountId: IdParam });
 const WebhookParams = Type.Object({ accountId: IdParam, id: IdParam });
 const One = Type.Object({ payload: Type.Object({ webhook: WebhookSchema }) });
+/** Chatwoot's answer with the new webhook's id beside it (additive: decisions.md §1). */
+const Created = Type.Object({ id: Type.Integer(), payload: Type.Object({ webhook: WebhookSchema }) });
 const admin = { adminOnly: true, bodyKey: 'webhook' };
 const DELIVERIES_PAGE = 25;
 
@@ -46,21 +48,17 @@ export const webhooksRoutes: ChatRoutes = async (app, { services }) => {
       schema: {
         tags,
         security,
-        summary: 'Register a webhook; the response carries its signing secret, shown only this once',
+        summary:
+          "Register a webhook; the response carries its signing secret, shown only this once, and its id at the top too (NooviChat's trigger node reads it there)",
         params: AccountParams,
         body: WebhookCreateBody,
-        response: { 200: One, ...errors },
+        response: { 200: Created, ...errors },
       },
     },
     async (req) => {
       const { url, subscriptions, name } = req.body;
-      return {
-        payload: {
-          webhook: presentWebhook(await svc.create(ctxOf(req).accountId, { url, events: subscriptions, name }), {
-            withSecret: true,
-          }),
-        },
-      };
+      const webhook = await svc.create(ctxOf(req).accountId, { url, events: subscriptions, name });
+      return { id: webhook.id, payload: { webhook: presentWebhook(webhook, { withSecret: true }) } };
     },
   );
 

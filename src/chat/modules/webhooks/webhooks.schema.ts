@@ -24,6 +24,14 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
+/**
+ * Other names a subscription may use (decisions.md §1): NooviChat calls a card's move
+ * `pipeline_card_stage_changed`. Its subscribers get `pipeline_card_moved` under that name.
+ */
+export const WEBHOOK_EVENT_ALIASES: Readonly<Record<string, WebhookEvent>> = {
+  pipeline_card_stage_changed: 'pipeline_card_moved',
+};
+
 const Url = Type.String({ minLength: 1, maxLength: 2048 });
 // Names are checked by the service, so that a 422 can name every unknown event at once.
 const Subscriptions = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 20 });

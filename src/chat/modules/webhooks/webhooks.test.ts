@@ -25,6 +25,9 @@ describe('webhook registration', () => {
     expect(created.status).toBe(200);
     const webhook = created.body.payload.webhook;
     expect(webhook).toMatchObject({ ...hook, name: 'CRM sync', account_id: account.id });
+    // The id at the top too, beside Chatwoot's payload (NooviChat's trigger node reads it there).
+    expect(created.body.id).toBe(webhook.id);
+    expect(Object.keys(created.body).sort()).toEqual(['id', 'payload']);
     expect(webhook.secret).toMatch(/^[A-Za-z0-9_-]{40,}$/);
 
     const list = await api.get(`${account.path}/webhooks`);
