@@ -162,7 +162,11 @@ const PIPELINE_ROUTES: Record<string, RouteRule> = {
     body: (ids) => ({ title: 'Renamed deal', owner_id: ids.agent, contact_id: ids.contact }),
     bodyIds: ['agent', 'contact'],
   },
-  [`DELETE ${A}/pipeline_cards/{id}`]: { auth: 'account', params: { id: 'card' } },
+  [`DELETE ${A}/pipeline_cards/{id}`]: {
+    auth: 'account',
+    params: { id: 'card' },
+    body: () => ({ reason: 'Duplicate' }),
+  },
   [`POST ${A}/pipeline_cards/{id}/move_to_stage`]: {
     auth: 'account',
     params: { id: 'card' },
@@ -211,6 +215,16 @@ const PIPELINE_ROUTES: Record<string, RouteRule> = {
     auth: 'account',
     params: { card_id: 'card', id: 'cardAttachment' },
   },
+  // NooviChat's MCP paths (card-aliases.routes.ts).
+  [`GET ${A}/pipelines/{pipeline_id}/pipeline_cards`]: { auth: 'account', params: { pipeline_id: 'pipeline' } },
+  [`GET ${A}/pipeline/cards`]: { auth: 'account' },
+  [`POST ${A}/pipeline/cards/{id}/lead_scores/override`]: {
+    auth: 'account',
+    params: { id: 'card' },
+    body: () => ({ score: 42 }),
+  },
+  [`POST ${A}/pipeline/cards/{id}/lead_scores/recalculate`]: { auth: 'account', params: { id: 'card' } },
+  [`DELETE ${A}/pipeline/cards/{id}`]: { auth: 'account', params: { id: 'card' }, body: () => ({ reason: 'Spam' }) },
 };
 
 const ROUTES: Record<string, RouteRule> = {
@@ -713,6 +727,7 @@ function pipelineAutomationsRoutes(): Record<string, RouteRule> {
     [`GET ${P}`]: { auth: 'account' },
     [`POST ${P}`]: { auth: 'account', admin: true, body, bodyIds: ['pipeline'] },
     [`GET ${P}/dashboard`]: { auth: 'account' },
+    [`GET ${P}/all_executions`]: { auth: 'account' },
     [`GET ${P}/{id}`]: { auth: 'account', params: automation },
     [`PATCH ${P}/{id}`]: { auth: 'account', admin: true, params: automation, body: () => ({ name: 'Renamed' }) },
     [`DELETE ${P}/{id}`]: { auth: 'account', admin: true, params: automation },

@@ -197,6 +197,40 @@ export async function listRuns(
   return { rows: rows as PipelineAutomationRun[], total: Number(count.n) };
 }
 
+export interface RunFilter {
+  automationId?: number;
+  status?: RunStatus;
+  /** started_at from (included) and to (excluded), epoch ms. */
+  from?: number;
+  to?: number;
+}
+
+/** The account's runs of every automation, newest first (0013's `automation_runs_started_idx`). */
+export async function listAllRuns(
+  q: Q,
+  accountId: number,
+  filter: RunFilter,
+  page: number,
+  perPage: number,
+): Promise<{ rows: PipelineAutomationRun[]; total: number }> {
+  let base = q.selectFrom('automation_runs').where('account_id', '=', accountId).where('automation_kind', '=', KIND);
+  if (filter.automationId !== undefined) base = base.where('automation_id', '=', filter.automationId);
+  if (filter.status !== undefined) base = base.where('status', '=', filter.status);
+  if (filter.from !== undefined) base = base.where('started_at', '>=', filter.from);
+  if (filter.to !== undefined) base = base.where('started_at', '<', filter.to);
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy('started_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as PipelineAutomationRun[], total: Number(count.n) };
+}
+
 export interface RunTotals {
   executed: number;
   succeeded: number;

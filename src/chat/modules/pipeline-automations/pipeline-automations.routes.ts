@@ -5,6 +5,7 @@ import type { ChatRoutes } from '../../routes.js';
 import { A, AccountParams, errors, security } from '../lead-scoring/lead-score-rules.routes.js';
 import { presentAudit, presentAutomation, presentRun, presentStats } from './pipeline-automations.presenter.js';
 import {
+  AllExecutionsQuery,
   AuditLogSchema,
   AutomationCreateBody,
   AutomationSchema,
@@ -89,6 +90,34 @@ export const pipelineAutomationsRoutes: ChatRoutes = async (app, { services }) =
             ...presentRun(r),
           })),
         },
+      };
+    },
+  );
+
+  app.get(
+    `${P}/all_executions`,
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'The runs of every automation, newest first (automation_id, status, since/until or from/to; 25 a page)',
+        params: AccountParams,
+        querystring: AllExecutionsQuery,
+        response: {
+          200: Type.Object({
+            data: Type.Array(Type.Object({ automation_id: Type.Integer(), ...ExecutionSchema.properties })),
+            meta: Meta,
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (req) => {
+      const result = await automations.allExecutions(ctxOf(req), req.query);
+      return {
+        data: result.rows.map((r) => ({ automation_id: Number(r.automation_id), ...presentRun(r) })),
+        meta: { total: result.total, page: result.page, per_page: result.perPage },
       };
     },
   );

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { JsonObject, Nullable } from '../../../core/http/schemas.js';
+import { IdParam, JsonObject, Nullable, PageQuery } from '../../../core/http/schemas.js';
+import { TimestampInput } from '../../../core/http/timestamps.js';
 
 /**
  * Automation bodies (`{pipeline_automation: {...}}` or bare). Types are checked here; meaning (a
@@ -32,6 +33,19 @@ export type AutomationUpdateBody = Static<typeof AutomationUpdateBody>;
 
 export const CardBody = Type.Object({ card_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })) });
 export type CardBody = Static<typeof CardBody>;
+
+/** `all_executions`: filters of NooviChat's account-wide execution log (from/to as since/until). */
+export const AllExecutionsQuery = Type.Object({
+  automation_id: Type.Optional(IdParam),
+  status: Type.Optional(Type.Union([Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('skipped')])),
+  since: Type.Optional(TimestampInput('Started from')),
+  until: Type.Optional(TimestampInput('Started until (included)')),
+  from: Type.Optional(TimestampInput('since, as NooviChat names it')),
+  to: Type.Optional(TimestampInput('until, as NooviChat names it')),
+  page: Type.Optional(PageQuery),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+});
+export type AllExecutionsQuery = Static<typeof AllExecutionsQuery>;
 
 export const AutomationSchema = Type.Object({
   id: Type.Integer(),

@@ -1,13 +1,14 @@
 import type { Updateable } from 'kysely';
 import type { JobDefinition } from '../../../core/jobs/jobs.js';
 import { invalidField, notFound } from '../../../core/http/errors.js';
+import { rangeOf } from '../../../core/http/timestamps.js';
 import { randomToken } from '../../../core/security/tokens.js';
 import { parseJsonObject } from '../../../core/time.js';
 import { assertStaff, type AccountContext, type ChatDeps, type Q } from '../../context.js';
 import type { ActionServices } from './automation-actions.js';
 import { actionsOf, type DryRunResult, type PipelineAutomationEngine } from './pipeline-automations.engine.js';
 import * as repo from './pipeline-automations.repository.js';
-import type { AutomationCreateBody, AutomationUpdateBody } from './pipeline-automations.schema.js';
+import type { AllExecutionsQuery, AutomationCreateBody, AutomationUpdateBody } from './pipeline-automations.schema.js';
 import type {
   AuditAction,
   PipelineAutomation,
@@ -251,6 +252,22 @@ export class PipelineAutomationsService {
   async executions(ctx: AccountContext, id: number, page: number, perPage: number) {
     await this.get(ctx, id);
     return repo.listRuns(this.deps.db, ctx.accountId, id, page, perPage);
+  }
+
+  /** Every automation's runs, newest first, filtered (an automation of another account finds none). */
+  async allExecutions(ctx: AccountContext, query: AllExecutionsQuery) {
+    assertStaff(ctx);
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? 25;
+    const { from, to } = rangeOf(query);
+    const result = await repo.listAllRuns(
+      this.deps.db,
+      ctx.accountId,
+      { automationId: query.automation_id, status: query.status, from, to },
+      page,
+      perPage,
+    );
+    return { ...result, page, perPage };
   }
 
   async stats(ctx: AccountContext, id: number): Promise<AutomationStats> {

@@ -17,14 +17,18 @@ export class CardLifecycleService {
     private readonly records: CardRecords,
   ) {}
 
-  /** Soft delete: records `pipeline_card_deleted` (permanent: false). */
-  async discard(ctx: AccountContext, id: number, trx?: Trx): Promise<CardView> {
+  /**
+   * Soft delete, with the reason when the client gives one (kept as `deleted_reason` until a
+   * restore): records `pipeline_card_deleted` (permanent: false) carrying it.
+   */
+  async discard(ctx: AccountContext, id: number, reason?: string | null, trx?: Trx): Promise<CardView> {
+    const why = reason?.trim() || null;
     return inTransaction(this.deps.db, trx, async (trx) => {
       const card = await this.records.find(trx, ctx, id);
       const now = Date.now();
-      const updated = await repo.updateCard(trx, card, { deleted_at: now, updated_at: now });
+      const updated = await repo.updateCard(trx, card, { deleted_at: now, deleted_reason: why, updated_at: now });
       const view = await this.records.view(trx, ctx.accountId, updated);
-      await this.records.emit(trx, ctx, 'pipeline_card_deleted', [{ view, refs: { permanent: false } }]);
+      await this.records.emit(trx, ctx, 'pipeline_card_deleted', [{ view, refs: { permanent: false, reason: why } }]);
       return view;
     });
   }
@@ -39,7 +43,12 @@ export class CardLifecycleService {
         ]);
       const now = Date.now();
       const position = await repo.nextPosition(trx, ctx.accountId, card.stage_id);
-      const updated = await repo.updateCard(trx, card, { deleted_at: null, position, updated_at: now });
+      const updated = await repo.updateCard(trx, card, {
+        deleted_at: null,
+        deleted_reason: null,
+        position,
+        updated_at: now,
+      });
       const view = await this.records.view(trx, ctx.accountId, updated);
       await this.records.emit(trx, ctx, 'pipeline_card_updated', [
         {
@@ -63,7 +72,9 @@ export class CardLifecycleService {
       const card = await this.records.find(trx, ctx, id, 'include');
       const view = await this.records.view(trx, ctx.accountId, card);
       const keys = await repo.deleteCard(trx, card);
-      await this.records.emit(trx, ctx, 'pipeline_card_deleted', [{ view, refs: { permanent: true } }]);
+      await this.records.emit(trx, ctx, 'pipeline_card_deleted', [
+        { view, refs: { permanent: true, reason: card.deleted_reason } },
+      ]);
       return keys;
     });
     await this.deps.fileStore.remove(files);

@@ -50,6 +50,8 @@ export interface CardStatusRefs extends CardRefs {
 export interface CardDeletedRefs extends CardRefs {
   /** True when the card is gone for good (not restorable). */
   permanent: boolean;
+  /** Why it was discarded, when the client said (the snapshot's deleted_reason). */
+  reason: string | null;
 }
 
 export type ChangedAttributes = Record<string, { previous_value: unknown; current_value: unknown }>[];

@@ -50,6 +50,7 @@ export function presentCard(view: CardView) {
     lost_reason: card.lost_reason,
     closed_at: toIso(card.closed_at),
     deleted_at: toIso(card.deleted_at),
+    deleted_reason: card.deleted_reason,
     created_at: toIso(card.created_at),
     updated_at: toIso(card.updated_at),
   };

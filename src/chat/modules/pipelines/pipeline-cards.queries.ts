@@ -11,6 +11,7 @@ import type { PipelinesService } from './pipelines.service.js';
 import type { PipelineCard, TimelineEntry } from './pipelines.tables.js';
 
 export const CARDS_PER_PAGE = 25;
+export const MAX_PER_PAGE = 100;
 
 export interface CardPage {
   views: CardView[];
@@ -45,10 +46,15 @@ export class CardQueries {
     private readonly scoring: CardScoringService,
   ) {}
 
+  /**
+   * The list. NooviChat's names are read too: `pipeline_stage` for `stage_id`, and `limit` for
+   * `per_page` (a page holds at most MAX_PER_PAGE cards whatever the limit; meta says how many).
+   */
   async list(ctx: AccountContext, query: CardListQuery): Promise<CardPage> {
     const q = this.deps.db;
     const page = query.page ?? 1;
-    const perPage = query.per_page ?? CARDS_PER_PAGE;
+    const perPage = query.per_page ?? Math.min(query.limit ?? CARDS_PER_PAGE, MAX_PER_PAGE);
+    const stageKey = query.stage_id ?? query.pipeline_stage;
     const empty: CardPage = { views: [], total: 0, page, perPage };
     const filter: repo.CardFilter = {
       pipelineId: query.pipeline_id,
@@ -59,9 +65,9 @@ export class CardQueries {
     const term = query.q?.trim();
     if (term) filter.search = { term, operator: this.deps.dialect === 'postgres' ? 'ilike' : 'like' };
     let stages = await this.pipelines.stagesInListOrder(q, ctx.accountId, query.pipeline_id);
-    if (query.stage_id !== undefined) {
+    if (stageKey !== undefined) {
       // A stage id that names no stage of the account (or of the pipeline asked for) matches nothing.
-      const stage = await this.pipelines.stageByKey(q, ctx.accountId, query.stage_id.trim());
+      const stage = await this.pipelines.stageByKey(q, ctx.accountId, stageKey.trim());
       if (!stage || (query.pipeline_id !== undefined && stage.pipeline_id !== query.pipeline_id)) return empty;
       filter.stageId = stage.id;
       stages = [stage];
@@ -82,6 +88,12 @@ export class CardQueries {
       skip = 0;
     }
     return { views: await this.records.views(q, ctx.accountId, rows), total, page, perPage };
+  }
+
+  /** The cards of one pipeline of the account (`GET {A}/pipelines/{id}/pipeline_cards`): 404 for another's. */
+  async listOfPipeline(ctx: AccountContext, pipelineId: number, query: CardListQuery): Promise<CardPage> {
+    await this.pipelines.find(this.deps.db, ctx.accountId, pipelineId);
+    return this.list(ctx, { ...query, pipeline_id: pipelineId });
   }
 
   /** A live card with its latest 50 timeline entries, its attachments and its score's factors. */

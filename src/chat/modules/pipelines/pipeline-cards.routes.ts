@@ -12,6 +12,7 @@ import {
   CardSchema,
   CardUpdateBody,
   ChecklistBody,
+  DiscardBody,
   MoveBody,
   ReorderBody,
 } from './pipeline-cards.schema.js';
@@ -125,12 +126,17 @@ export const pipelineCardsRoutes: ChatRoutes = async (app, { services }) => {
       schema: {
         tags,
         security,
-        summary: 'Discard a card (soft delete: restorable through pipeline/cards/{id}/restore)',
+        summary:
+          'Discard a card (soft delete: restorable through pipeline/cards/{id}/restore), with an optional reason',
         params: CardParams,
+        body: DiscardBody,
         response: { 200: OneCard, ...errors },
       },
     },
-    async (req) => ({ data: presentCard(await services.pipelineCardLifecycle.discard(ctxOf(req), req.params.id)) }),
+    async (req) => {
+      const reason = req.body.reason ?? req.body.deleted_reason;
+      return { data: presentCard(await services.pipelineCardLifecycle.discard(ctxOf(req), req.params.id, reason)) };
+    },
   );
 
   app.post(

@@ -24,6 +24,9 @@ const ItemDetails = Type.Object({
   currency: Type.Optional(Currency),
 });
 
+/** NooviChat's name for a card's value (its n8n node and MCP server send it). */
+const ExpectedRevenue = Type.Union([Money], { description: 'value, as NooviChat names it' });
+
 export const CardCreateBody = Type.Object({
   title: Title,
   pipeline_id: IdParam,
@@ -33,6 +36,7 @@ export const CardCreateBody = Type.Object({
   owner_id: Type.Optional(Nullable(IdParam)),
   item_details: Type.Optional(ItemDetails),
   value: Type.Optional(Money),
+  expected_revenue: Type.Optional(ExpectedRevenue),
   currency: Type.Optional(Currency),
   deadline: Type.Optional(Nullable(Deadline)),
   expected_close_date: Type.Optional(Nullable(DateOnly)),
@@ -43,6 +47,7 @@ export type CardCreateBody = Static<typeof CardCreateBody>;
 export const CardUpdateBody = Type.Object({
   title: Type.Optional(Title),
   value: Type.Optional(Money),
+  expected_revenue: Type.Optional(ExpectedRevenue),
   currency: Type.Optional(Currency),
   item_details: Type.Optional(ItemDetails),
   owner_id: Type.Optional(Nullable(IdParam)),
@@ -58,12 +63,16 @@ export type CardUpdateBody = Static<typeof CardUpdateBody>;
 export const CardListQuery = Type.Object({
   pipeline_id: Type.Optional(IdParam),
   stage_id: Type.Optional(StageId),
+  pipeline_stage: Type.Optional(Type.Union([StageId], { description: 'stage_id, as NooviChat names it' })),
   status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('won'), Type.Literal('lost')])),
   owner_id: Type.Optional(IdParam),
   contact_id: Type.Optional(IdParam),
   q: Type.Optional(Type.String({ maxLength: 255, description: 'Title or contact name contains' })),
   page: PageQuery,
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '25 when not given' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 500, description: 'per_page, as NooviChat names it (pages hold at most 100)' }),
+  ),
 });
 export type CardListQuery = Static<typeof CardListQuery>;
 
@@ -95,6 +104,21 @@ export const LostBody = Type.Object({
   reason: Type.Optional(Nullable(Text)),
 });
 export type LostBody = Static<typeof LostBody>;
+
+/** A discard's reason (`reason`, as NooviChat's MCP sends it, or `deleted_reason`). */
+export const DiscardBody = Type.Object({
+  reason: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+  deleted_reason: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+});
+export type DiscardBody = Static<typeof DiscardBody>;
+
+/** A manual score (`score`, as NooviChat's MCP sends it, or `lead_score`, as PATCH takes it). */
+const Score = Type.Integer({ minimum: 0, maximum: 100 });
+export const ScoreOverrideBody = Type.Object({
+  score: Type.Optional(Score),
+  lead_score: Type.Optional(Score),
+});
+export type ScoreOverrideBody = Static<typeof ScoreOverrideBody>;
 
 export const NoteBody = Type.Object({ content: Type.String({ minLength: 1, maxLength: 10000 }) });
 export type NoteBody = Static<typeof NoteBody>;
@@ -160,6 +184,7 @@ export const CardSchema = Type.Object({
   lost_reason: Nullable(Type.String()),
   closed_at: Nullable(Type.String()),
   deleted_at: Nullable(Type.String()),
+  deleted_reason: Nullable(Type.String({ description: 'Why the card was discarded, while it is' })),
   created_at: Type.String(),
   updated_at: Type.String(),
 });

@@ -31,6 +31,18 @@ function closeDateFrom(body: {
   return closeDateOf(body.deadline);
 }
 
+/** The value a body gives, and the field it came from: item_details.value, value, else expected_revenue. */
+function valueOf(body: {
+  item_details?: { value?: number | string };
+  value?: number | string;
+  expected_revenue?: number | string;
+}): { value: number | string; field: string } | undefined {
+  if (body.item_details?.value !== undefined) return { value: body.item_details.value, field: 'item_details.value' };
+  if (body.value !== undefined) return { value: body.value, field: 'value' };
+  if (body.expected_revenue !== undefined) return { value: body.expected_revenue, field: 'expected_revenue' };
+  return undefined;
+}
+
 /** What changes on a card: the columns, and the timeline entries that record it. */
 export interface CardChange {
   values: Updateable<PipelineCardsTable>;
@@ -79,9 +91,8 @@ export class PipelineCardsService {
         currencyInput === undefined
           ? await this.references.defaultCurrency(trx, ctx.accountId)
           : currencyOf(currencyInput, currencyField);
-      const valueInput = body.item_details?.value ?? body.value ?? 0;
-      const valueField = body.item_details?.value !== undefined ? 'item_details.value' : 'value';
-      const valueMinor = toMinorUnits(valueInput, currency, valueField);
+      const given = valueOf(body);
+      const valueMinor = toMinorUnits(given?.value ?? 0, currency, given?.field);
       const now = Date.now();
       const card = await repo.insertCard(trx, {
         account_id: ctx.accountId,
@@ -204,17 +215,16 @@ export class PipelineCardsService {
 
   private changeValue(card: PipelineCard, body: CardUpdateBody, change: CardChange) {
     const currencyInput = body.item_details?.currency ?? body.currency;
-    const valueInput = body.item_details?.value ?? body.value;
-    if (currencyInput === undefined && valueInput === undefined) return;
+    const given = valueOf(body);
+    if (currencyInput === undefined && given === undefined) return;
     const currency =
       currencyInput === undefined
         ? card.currency
         : currencyOf(currencyInput, body.item_details?.currency !== undefined ? 'item_details.currency' : 'currency');
-    const valueField = body.item_details?.value !== undefined ? 'item_details.value' : 'value';
     const minor =
-      valueInput === undefined
+      given === undefined
         ? toMinorUnits(fromMinorUnits(card.value_minor, card.currency), currency, 'currency')
-        : toMinorUnits(valueInput, currency, valueField);
+        : toMinorUnits(given.value, currency, given.field);
     if (minor === card.value_minor && currency === card.currency) return;
     if (currency !== card.currency) change.values.currency = currency;
     if (minor !== card.value_minor) change.values.value_minor = minor;

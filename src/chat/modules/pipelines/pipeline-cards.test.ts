@@ -72,6 +72,7 @@ describe('cards: create and show', () => {
       lost_reason: null,
       closed_at: null,
       deleted_at: null,
+      deleted_reason: null,
       created_at: iso,
       updated_at: iso,
     };

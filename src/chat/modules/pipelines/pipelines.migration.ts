@@ -172,3 +172,13 @@ async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
 }
 
 export const migration0020Pipelines: PortableMigration = { up };
+
+/**
+ * Why a card was discarded (`DELETE {A}/pipeline/cards/{id} {reason}`, NooviChat's MCP): kept while
+ * the card is discarded, cleared on restore. No index: it is shown, never filtered on.
+ */
+export const migration0150CardDeletedReason: PortableMigration = {
+  up: async (db) => {
+    await db.schema.alterTable('pipeline_cards').addColumn('deleted_reason', 'text').execute();
+  },
+};

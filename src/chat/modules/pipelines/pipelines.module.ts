@@ -1,4 +1,5 @@
 import type { ChatModule } from '../../modules.js';
+import { cardAliasRoutes } from './card-aliases.routes.js';
 import { cardAttachmentsRoutes } from './card-attachments.routes.js';
 import { CardAttachmentsService } from './card-attachments.service.js';
 import { CardDealsService } from './card-deals.service.js';
@@ -13,7 +14,7 @@ import { CardRecords } from './pipeline-cards.records.js';
 import { CardReferences } from './pipeline-cards.references.js';
 import { pipelineCardsRoutes } from './pipeline-cards.routes.js';
 import { PipelineCardsService } from './pipeline-cards.service.js';
-import { migration0020Pipelines } from './pipelines.migration.js';
+import { migration0020Pipelines, migration0150CardDeletedReason } from './pipelines.migration.js';
 import { pipelinesRoutes } from './pipelines.routes.js';
 import { PipelinesService } from './pipelines.service.js';
 import type { PipelineTables } from './pipelines.tables.js';
@@ -51,7 +52,7 @@ declare module '../../events.js' {
  */
 export const pipelinesModule: ChatModule = {
   name: 'pipelines',
-  migrations: { '0020_pipelines': migration0020Pipelines },
+  migrations: { '0020_pipelines': migration0020Pipelines, '0150_card_deleted_reason': migration0150CardDeletedReason },
   services: (deps, built) => {
     const records = new CardRecords(deps, built.accounts);
     const references = new CardReferences({
@@ -86,5 +87,5 @@ export const pipelinesModule: ChatModule = {
       pipelineCardScoring,
     };
   },
-  routes: [pipelinesRoutes, pipelineCardsRoutes, cardWorkRoutes, cardAttachmentsRoutes],
+  routes: [pipelinesRoutes, pipelineCardsRoutes, cardWorkRoutes, cardAttachmentsRoutes, cardAliasRoutes],
 };

@@ -65,6 +65,8 @@ export interface PipelineCardsTable {
   closed_at: number | null;
   /** Soft delete: set while the card is discarded. */
   deleted_at: number | null;
+  /** Why it was discarded, when the client said (migration 0150); cleared on restore. */
+  deleted_reason: Generated<string | null>;
   created_by: number | null;
   created_at: number;
   updated_at: number;
