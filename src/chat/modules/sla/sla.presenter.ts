@@ -1,4 +1,4 @@
-import { toUnix } from '../../../core/time.js';
+import { toIso, toUnix } from '../../../core/time.js';
 import type { ConversationSla } from '../conversations/conversations.presenter.js';
 import type { SlaEvent, SlaPolicy } from './sla.migration.js';
 import type { AppliedListRow, AppliedWithPolicy } from './sla.repository.js';
@@ -12,7 +12,8 @@ export function presentPolicy(p: SlaPolicy) {
     next_response_time_threshold: p.next_response_time_threshold,
     resolution_time_threshold: p.resolution_time_threshold,
     only_during_business_hours: p.only_during_business_hours === 1,
-    created_at: toUnix(p.created_at),
+    // The spec's convention: ISO 8601 unless a field says UNIX seconds (its SLA policy does not).
+    created_at: toIso(p.created_at),
   };
 }
 

@@ -35,7 +35,7 @@ export const SlaPolicySchema = Type.Object({
   next_response_time_threshold: Nullable(Type.Integer()),
   resolution_time_threshold: Nullable(Type.Integer()),
   only_during_business_hours: Type.Boolean(),
-  created_at: Type.Integer({ description: 'UNIX seconds' }),
+  created_at: Type.String({ description: 'ISO 8601' }),
 });
 
 const Status = Type.Union([Type.Literal('active'), Type.Literal('hit'), Type.Literal('missed')]);

@@ -107,7 +107,7 @@ describe('SLA policies', () => {
     expect(created.body).toEqual({
       id: expect.any(Number),
       ...policyBody,
-      created_at: expect.any(Number),
+      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
     });
     const id = created.body.id;
     expect((await api().get(`${account.path}/sla_policies/${id}`)).body).toEqual(created.body);
