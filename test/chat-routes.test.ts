@@ -225,6 +225,12 @@ const PIPELINE_ROUTES: Record<string, RouteRule> = {
   },
   [`POST ${A}/pipeline/cards/{id}/lead_scores/recalculate`]: { auth: 'account', params: { id: 'card' } },
   [`DELETE ${A}/pipeline/cards/{id}`]: { auth: 'account', params: { id: 'card' }, body: () => ({ reason: 'Spam' }) },
+  // NooviChat's pipeline analytics (modules/pipeline-analytics): a pipeline of another account is a 404.
+  ...Object.fromEntries(
+    ['analytics/dashboard', 'analytics/win_rate', 'analytics/conversion_metrics', 'analytics/sales_velocity']
+      .concat(['analytics/team_pipeline', 'deal_status/common_reasons'])
+      .map((path): [string, RouteRule] => [`GET ${A}/pipeline/${path}`, { auth: 'account' }]),
+  ),
 };
 
 const ROUTES: Record<string, RouteRule> = {

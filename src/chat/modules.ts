@@ -16,6 +16,7 @@ import { invitationsModule } from './modules/invitations/invitations.module.js';
 import { reportsModule } from './modules/reports/reports.module.js';
 import { slaModule } from './modules/sla/sla.module.js';
 import { pipelineAutomationsModule } from './modules/pipeline-automations/pipeline-automations.module.js';
+import { pipelineAnalyticsModule } from './modules/pipeline-analytics/pipeline-analytics.module.js';
 import type { ChatDatabase } from './db/schema.js';
 import type { ChatEvents } from './events.js';
 import type { ChatRoutes } from './routes.js';
@@ -43,6 +44,7 @@ export const chatModules: readonly ChatModule[] = [
   reportsModule,
   slaModule,
   pipelineAutomationsModule,
+  pipelineAnalyticsModule,
 ];
 
 /** Every migration of the conversation service, in order. */

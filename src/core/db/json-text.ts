@@ -14,3 +14,15 @@ export function jsonTextField(dialect: DialectName, column: string, key: string)
     string | null
   >`(case when json_valid(${sql.ref(column)}) then cast(json_extract(${sql.ref(column)}, ${path}) as text) end)`;
 }
+
+/**
+ * The text at a nested path of a JSON document stored as text (`to_stage.id` is ['to_stage', 'id']),
+ * or NULL: `#>>` on PostgreSQL, `json_extract` on SQLite. Path keys are trusted (written by code).
+ */
+export function jsonPathText(dialect: DialectName, column: string, path: readonly string[]): RawBuilder<string | null> {
+  if (dialect === 'postgres') return sql<string | null>`(${sql.ref(column)}::jsonb #>> ${`{${path.join(',')}}`})`;
+  const jsonPath = `$${path.map((key) => `."${key.replace(/["\\]/g, '')}"`).join('')}`;
+  return sql<
+    string | null
+  >`(case when json_valid(${sql.ref(column)}) then cast(json_extract(${sql.ref(column)}, ${jsonPath}) as text) end)`;
+}

@@ -103,7 +103,7 @@ export class CardDealsService {
     await this.records.timeline(
       trx,
       ctx,
-      entries.map((e) => ({ ...e, card })),
+      entries.map((e) => ({ ...e, card: updated })),
       now,
     );
     const keys = ['status', 'value', 'won_note', 'lost_reason', 'closed_at'];

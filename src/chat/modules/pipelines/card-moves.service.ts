@@ -64,7 +64,7 @@ export class CardMovesService {
         data.from_pipeline = before.pipeline;
         data.to_pipeline = view.pipeline;
       }
-      await this.records.timeline(trx, ctx, [{ card, type: 'stage_change', data }], now);
+      await this.records.timeline(trx, ctx, [{ card: moved, type: 'stage_change', data }], now);
       await this.records.emit(trx, ctx, 'pipeline_card_moved', [
         {
           view,

@@ -14,11 +14,31 @@ import * as repo from './pipeline-cards.repository.js';
 import { loadCardViews, type CardView } from './pipeline-cards.views.js';
 import type { PerformerType, PipelineCard, TimelineEntry, TimelineEntryType } from './pipelines.tables.js';
 
+/** The card as an entry records it: after the entry's change (its stage, owner, value, reason). */
+export type TimelineCard = Pick<
+  PipelineCard,
+  'id' | 'pipeline_id' | 'stage_id' | 'owner_id' | 'value_minor' | 'currency' | 'lost_reason'
+>;
+
 /** One timeline entry to write. */
 export interface TimelineWrite {
-  card: Pick<PipelineCard, 'id'>;
+  card: TimelineCard;
   type: TimelineEntryType;
   data?: Record<string, unknown>;
+}
+
+/** The facts columns of an entry (migration 0151), from the card after the change. */
+function factsOf(w: TimelineWrite) {
+  const entersStage = w.type === 'created' || w.type === 'stage_change';
+  const closes = w.type === 'deal_won' || w.type === 'deal_lost';
+  return {
+    pipeline_id: w.card.pipeline_id,
+    stage_id: entersStage ? w.card.stage_id : null,
+    owner_id: w.card.owner_id,
+    value_minor: closes ? w.card.value_minor : null,
+    currency: closes ? w.card.currency : null,
+    reason: w.type === 'deal_lost' ? w.card.lost_reason : null,
+  };
 }
 
 /** One card event to record: the card's view, the refs beyond the base ones, and extra snapshot fields. */
@@ -83,7 +103,7 @@ export class CardRecords {
     return (await loadCardViews(q, accountId, [card]))[0];
   }
 
-  /** Writes timeline entries (one insert), attributed to the context's actor. */
+  /** Writes timeline entries (one insert), attributed to the context's actor; pass each card as the change left it. */
   timeline(trx: Trx, ctx: AccountContext, writes: TimelineWrite[], at = Date.now()): Promise<TimelineEntry[]> {
     const performer = performerOf(ctx);
     return timelineRepo.insertEntries(
@@ -97,6 +117,7 @@ export class CardRecords {
         performer_id: performer.id,
         performer_name: performer.name,
         created_at: at,
+        ...factsOf(w),
       })),
     );
   }

@@ -270,7 +270,7 @@ export class PipelineCardsService {
     await this.records.timeline(
       trx,
       ctx,
-      change.timeline.map((t) => ({ ...t, card })),
+      change.timeline.map((t) => ({ ...t, card: updated })),
       now,
     );
     const previous = presentCard(before) as Record<string, unknown>;

@@ -151,8 +151,8 @@ async function moveCardsOut(
   await records.timeline(
     trx,
     ctx,
-    moved.map(({ before }) => ({
-      card: before,
+    moved.map(({ before, after }) => ({
+      card: after,
       type: 'stage_change' as const,
       data: { from_stage: fromOf(before.stage_id), to_stage: to, reason: 'stage_removed' },
     })),

@@ -14,6 +14,8 @@ import { CardRecords } from './pipeline-cards.records.js';
 import { CardReferences } from './pipeline-cards.references.js';
 import { pipelineCardsRoutes } from './pipeline-cards.routes.js';
 import { PipelineCardsService } from './pipeline-cards.service.js';
+import { migration0151TimelineFacts, migration0152OwnerCounts } from './deal-figures.migration.js';
+import { DealFiguresService } from './deal-figures.service.js';
 import { migration0020Pipelines, migration0150CardDeletedReason } from './pipelines.migration.js';
 import { pipelinesRoutes } from './pipelines.routes.js';
 import { PipelinesService } from './pipelines.service.js';
@@ -32,6 +34,8 @@ declare module '../../container.js' {
     pipelineCardAttachments: CardAttachmentsService;
     /** The checklist and the score; lead scoring plugs its scorer in with `useScorer`. */
     pipelineCardScoring: CardScoringService;
+    /** Win rate, conversion, velocity, the team's pipeline and lost reasons of a period. */
+    pipelineDealFigures: DealFiguresService;
   }
 }
 
@@ -52,7 +56,12 @@ declare module '../../events.js' {
  */
 export const pipelinesModule: ChatModule = {
   name: 'pipelines',
-  migrations: { '0020_pipelines': migration0020Pipelines, '0150_card_deleted_reason': migration0150CardDeletedReason },
+  migrations: {
+    '0020_pipelines': migration0020Pipelines,
+    '0150_card_deleted_reason': migration0150CardDeletedReason,
+    '0151_timeline_facts': migration0151TimelineFacts,
+    '0152_pipeline_owner_counts': migration0152OwnerCounts,
+  },
   services: (deps, built) => {
     const records = new CardRecords(deps, built.accounts);
     const references = new CardReferences({
@@ -85,6 +94,7 @@ export const pipelinesModule: ChatModule = {
       pipelineCardTimeline,
       pipelineCardAttachments,
       pipelineCardScoring,
+      pipelineDealFigures: new DealFiguresService(deps, pipelines, built.agents),
     };
   },
   routes: [pipelinesRoutes, pipelineCardsRoutes, cardWorkRoutes, cardAttachmentsRoutes, cardAliasRoutes],

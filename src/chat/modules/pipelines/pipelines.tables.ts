@@ -114,6 +114,28 @@ export interface PipelineCardTimelineTable {
   /** The performer's name at the time, so history reads the same after a user leaves. */
   performer_name: string | null;
   created_at: number;
+  /* The entry's facts as columns, for analytics (migration 0151): the card after the change. */
+  pipeline_id: number | null;
+  /** The stage a `created` or `stage_change` entry entered; null for other types. */
+  stage_id: number | null;
+  owner_id: number | null;
+  /** The value and currency a deal closed with (`deal_won`, `deal_lost`). */
+  value_minor: number | null;
+  currency: string | null;
+  /** The lost reason of a `deal_lost` entry. */
+  reason: string | null;
+}
+
+/** Live cards per pipeline, owner (owner_key 0: none), status and currency (migration 0152, kept by triggers). */
+export interface PipelineOwnerCountsTable {
+  account_id: number;
+  pipeline_id: number;
+  owner_key: number;
+  status: CardStatus;
+  currency: string;
+  cards: number;
+  value_high: number;
+  value_low: number;
 }
 
 export interface PipelineCardAttachmentsTable {
@@ -137,6 +159,7 @@ export interface PipelineTables {
   pipeline_stage_counts: PipelineStageCountsTable;
   pipeline_card_timeline: PipelineCardTimelineTable;
   pipeline_card_attachments: PipelineCardAttachmentsTable;
+  pipeline_owner_counts: PipelineOwnerCountsTable;
 }
 
 export type Pipeline = Selectable<PipelinesTable>;
