@@ -225,6 +225,10 @@ const PIPELINE_ROUTES: Record<string, RouteRule> = {
   },
   [`POST ${A}/pipeline/cards/{id}/lead_scores/recalculate`]: { auth: 'account', params: { id: 'card' } },
   [`DELETE ${A}/pipeline/cards/{id}`]: { auth: 'account', params: { id: 'card' }, body: () => ({ reason: 'Spam' }) },
+  // Cards as CSV (card-csv.routes.ts); the import's multipart body is sent by card-csv.test.ts.
+  [`GET ${A}/pipeline/cards/export`]: { auth: 'account' },
+  [`GET ${A}/pipeline/cards/template`]: { auth: 'account' },
+  [`POST ${A}/pipeline/cards/import`]: { auth: 'account' },
   // NooviChat's pipeline analytics (modules/pipeline-analytics): a pipeline of another account is a 404.
   ...Object.fromEntries(
     ['analytics/dashboard', 'analytics/win_rate', 'analytics/conversion_metrics', 'analytics/sales_velocity']

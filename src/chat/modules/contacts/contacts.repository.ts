@@ -29,6 +29,34 @@ export async function findContactByEmail(q: Q, accountId: number, email: string)
     .executeTakeFirst();
 }
 
+/**
+ * The account's contacts with any of these ids, e-mails or phone numbers: index lookups
+ * (`contacts_account_email_uidx`, `contacts_account_phone_idx`), a few hundred values a statement.
+ */
+export async function findContactsBy(
+  q: Q,
+  accountId: number,
+  keys: { ids: readonly number[]; emails: readonly string[]; phones: readonly string[] },
+) {
+  const out = new Map<number, Awaited<ReturnType<typeof findContact>> & object>();
+  const lookups = [
+    ['id', [...new Set(keys.ids)]],
+    ['email', [...new Set(keys.emails)]],
+    ['phone_number', [...new Set(keys.phones)]],
+  ] as const;
+  for (const [column, values] of lookups)
+    for (let i = 0; i < values.length; i += 500) {
+      const rows = await q
+        .selectFrom('contacts')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where(column, 'in', values.slice(i, i + 500) as never[])
+        .execute();
+      for (const row of rows) out.set(row.id, row);
+    }
+  return [...out.values()];
+}
+
 export async function findContactByIdentifier(q: Q, accountId: number, identifier: string) {
   return q
     .selectFrom('contacts')

@@ -100,6 +100,22 @@ export class ContactsService {
     return contact;
   }
 
+  /**
+   * The account's contacts among these ids, e-mails (any case) and phone numbers (with or without
+   * their `+`), in a few queries whatever their number: for bulk work such as a card import.
+   */
+  async lookup(q: Q, accountId: number, keys: { ids: number[]; emails: string[]; phones: string[] }) {
+    const phones = keys.phones.flatMap((p) => {
+      const digits = p.replace(/\D/g, '');
+      return digits ? [p, `+${digits}`, digits] : [p];
+    });
+    return repo.findContactsBy(q, accountId, {
+      ids: keys.ids,
+      emails: keys.emails.map((e) => normalizeEmail(e)!),
+      phones,
+    });
+  }
+
   /** Refuses an e-mail or identifier already used by another contact of the account (409). */
   async assertUnique(
     q: Q,

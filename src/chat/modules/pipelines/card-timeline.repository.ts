@@ -4,9 +4,18 @@ import type { PipelineCardTimelineTable, TimelineEntry } from './pipelines.table
 
 /** SQL of card timelines: entries are only ever added, in the transaction of the change they record. */
 
+/** Inserts entries, 500 a statement (an import writes thousands; statements have a parameter limit). */
 export async function insertEntries(q: Q, values: Insertable<PipelineCardTimelineTable>[]): Promise<TimelineEntry[]> {
-  if (values.length === 0) return [];
-  return q.insertInto('pipeline_card_timeline').values(values).returningAll().execute();
+  const entries: TimelineEntry[] = [];
+  for (let i = 0; i < values.length; i += 500)
+    entries.push(
+      ...(await q
+        .insertInto('pipeline_card_timeline')
+        .values(values.slice(i, i + 500))
+        .returningAll()
+        .execute()),
+    );
+  return entries;
 }
 
 /** A card's entries, newest first (`pipeline_card_timeline_card_idx`). */

@@ -9,20 +9,23 @@ import * as counts from './stage-counts.repository.js';
  * discarded (`deleted_at is null`): the partial indexes of the table cover only them.
  */
 
-export async function insertCard(q: Q, values: Insertable<PipelineCardsTable>): Promise<PipelineCard> {
-  const card = await q.insertInto('pipeline_cards').values(values).returningAll().executeTakeFirstOrThrow();
-  await counts.recordChanges(q, [{ before: null, after: card }]);
-  return card;
-}
-
-/** Inserts many cards at once (the benchmark's seeding path); run it in a transaction. */
-export async function insertCards(q: Q, values: Insertable<PipelineCardsTable>[]): Promise<void> {
-  if (values.length === 0) return;
-  const cards = await q.insertInto('pipeline_cards').values(values).returningAll().execute();
+/** Inserts many cards (an import, the benchmark's seeding), 500 a statement, in the given order; run it in a transaction. */
+export async function insertCards(q: Q, values: Insertable<PipelineCardsTable>[]): Promise<PipelineCard[]> {
+  const cards: PipelineCard[] = [];
+  for (let i = 0; i < values.length; i += 500) {
+    const rows = await q
+      .insertInto('pipeline_cards')
+      .values(values.slice(i, i + 500))
+      .returningAll()
+      .execute();
+    // PostgreSQL returns inserted rows in no promised order: sort by id (ids follow the values' order).
+    cards.push(...rows.sort((a, b) => a.id - b.id));
+  }
   await counts.recordChanges(
     q,
     cards.map((card) => ({ before: null, after: card })),
   );
+  return cards;
 }
 
 /**

@@ -12,8 +12,8 @@ import { userNames } from './card-views.repository.js';
 import type { CardCreateBody, CardUpdateBody } from './pipeline-cards.schema.js';
 import type { CardView } from './pipeline-cards.views.js';
 import type { PipelinesService } from './pipelines.service.js';
-import type { PipelineCard, PipelineCardsTable } from './pipelines.tables.js';
-import type { Updateable } from 'kysely';
+import type { PipelineCard, PipelineCardsTable, PipelineStage } from './pipelines.tables.js';
+import type { Insertable, Updateable } from 'kysely';
 
 const cleanTitle = (title: string) => {
   const trimmed = title.trim();
@@ -41,6 +41,20 @@ function valueOf(body: {
   if (body.value !== undefined) return { value: body.value, field: 'value' };
   if (body.expected_revenue !== undefined) return { value: body.expected_revenue, field: 'expected_revenue' };
   return undefined;
+}
+
+/** A card to create whose references are checked: its stage, owner, contact and conversation ids. */
+export interface NewCard {
+  stage: PipelineStage;
+  title: string;
+  itemTitle: string | null;
+  valueMinor: number;
+  currency: string;
+  contactId: number | null;
+  conversationId: number | null;
+  ownerId: number | null;
+  closeDate: string | null;
+  attributes: Record<string, unknown>;
 }
 
 /** What changes on a card: the columns, and the timeline entries that record it. */
@@ -92,25 +106,61 @@ export class PipelineCardsService {
           ? await this.references.defaultCurrency(trx, ctx.accountId)
           : currencyOf(currencyInput, currencyField);
       const given = valueOf(body);
-      const valueMinor = toMinorUnits(given?.value ?? 0, currency, given?.field);
-      const now = Date.now();
-      const card = await repo.insertCard(trx, {
+      const [view] = await this.insertNew(trx, ctx, [
+        {
+          stage,
+          title,
+          itemTitle: body.item_details?.title ?? null,
+          valueMinor: toMinorUnits(given?.value ?? 0, currency, given?.field),
+          currency,
+          contactId,
+          conversationId: conversation?.id ?? null,
+          ownerId,
+          closeDate,
+          attributes: body.custom_attributes ?? {},
+        },
+      ]);
+      return view;
+    });
+  }
+
+  /**
+   * Creates many cards whose references are already checked in the account (a CSV import), each
+   * at the end of its stage, in the caller's transaction: the same rows, timeline entries and
+   * events as `create`, written a few statements for all of them instead of a dozen per card.
+   */
+  createMany(ctx: AccountContext, cards: NewCard[], trx: Trx): Promise<CardView[]> {
+    return this.insertNew(
+      trx,
+      ctx,
+      cards.map((c) => ({ ...c, title: cleanTitle(c.title) })),
+    );
+  }
+
+  private async insertNew(trx: Trx, ctx: AccountContext, cards: NewCard[]): Promise<CardView[]> {
+    const now = Date.now();
+    const next = new Map<number, number>();
+    const values: Insertable<PipelineCardsTable>[] = [];
+    for (const c of cards) {
+      const position = next.get(c.stage.id) ?? (await repo.nextPosition(trx, ctx.accountId, c.stage.id));
+      next.set(c.stage.id, position + 1);
+      values.push({
         account_id: ctx.accountId,
-        pipeline_id: pipeline.id,
-        stage_id: stage.id,
-        title,
-        item_title: body.item_details?.title ?? null,
-        value_minor: valueMinor,
-        currency,
+        pipeline_id: c.stage.pipeline_id,
+        stage_id: c.stage.id,
+        title: c.title,
+        item_title: c.itemTitle,
+        value_minor: c.valueMinor,
+        currency: c.currency,
         status: 'open',
-        position: await repo.nextPosition(trx, ctx.accountId, stage.id),
+        position,
         stage_version: 1,
         stage_entered_at: now,
-        contact_id: contactId,
-        conversation_id: conversation?.id ?? null,
-        owner_id: ownerId,
-        expected_close_date: closeDate,
-        custom_attributes: JSON.stringify(body.custom_attributes ?? {}),
+        contact_id: c.contactId,
+        conversation_id: c.conversationId,
+        owner_id: c.ownerId,
+        expected_close_date: c.closeDate,
+        custom_attributes: JSON.stringify(c.attributes),
         qualification_checklist: '{}',
         lead_score: 0,
         lead_score_overridden: 0,
@@ -122,17 +172,33 @@ export class PipelineCardsService {
         created_at: now,
         updated_at: now,
       });
-      const view = await this.records.view(trx, ctx.accountId, card);
-      await this.records.timeline(trx, ctx, [
-        {
-          card,
-          type: 'created',
-          data: { stage: { id: stage.key, name: stage.name }, value: fromMinorUnits(valueMinor, currency), currency },
+    }
+    const rows = await repo.insertCards(trx, values);
+    const stageOf = new Map(cards.map((c) => [c.stage.id, c.stage]));
+    const views = await this.records.views(trx, ctx.accountId, rows);
+    const viewById = new Map(views.map((v) => [v.card.id, v]));
+    await this.records.timeline(
+      trx,
+      ctx,
+      rows.map((card) => ({
+        card,
+        type: 'created' as const,
+        data: {
+          stage: { id: stageOf.get(card.stage_id)!.key, name: stageOf.get(card.stage_id)!.name },
+          value: fromMinorUnits(card.value_minor, card.currency),
+          currency: card.currency,
         },
-      ]);
-      await this.records.emit(trx, ctx, 'pipeline_card_created', [{ view, refs: {} }]);
-      return view;
-    });
+      })),
+      now,
+    );
+    const ordered = rows.map((card) => viewById.get(card.id)!);
+    await this.records.emit(
+      trx,
+      ctx,
+      'pipeline_card_created',
+      ordered.map((view) => ({ view, refs: {} })),
+    );
+    return ordered;
   }
 
   /**

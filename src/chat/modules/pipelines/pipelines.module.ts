@@ -1,6 +1,8 @@
 import type { ChatModule } from '../../modules.js';
 import { cardAliasRoutes } from './card-aliases.routes.js';
 import { cardAttachmentsRoutes } from './card-attachments.routes.js';
+import { cardCsvRoutes } from './card-csv.routes.js';
+import { CardCsvService } from './card-csv.service.js';
 import { CardAttachmentsService } from './card-attachments.service.js';
 import { CardDealsService } from './card-deals.service.js';
 import { CardLifecycleService } from './card-lifecycle.service.js';
@@ -36,6 +38,8 @@ declare module '../../container.js' {
     pipelineCardScoring: CardScoringService;
     /** Win rate, conversion, velocity, the team's pipeline and lost reasons of a period. */
     pipelineDealFigures: DealFiguresService;
+    /** Cards as CSV: export, template, import. */
+    pipelineCardCsv: CardCsvService;
   }
 }
 
@@ -77,17 +81,26 @@ export const pipelinesModule: ChatModule = {
     // Card files are served by the attachment file route, and go with their account.
     built.attachmentFiles.addSource(pipelineCardAttachments);
     const pipelineCardScoring = new CardScoringService(deps, records, pipelineCards);
+    const pipelineCardQueries = new CardQueries(
+      deps,
+      records,
+      pipelines,
+      pipelineCardTimeline,
+      pipelineCardAttachments,
+      pipelineCardScoring,
+    );
     return {
       pipelines,
       pipelineCards,
-      pipelineCardQueries: new CardQueries(
-        deps,
-        records,
+      pipelineCardQueries,
+      pipelineCardCsv: new CardCsvService(deps, {
+        queries: pipelineCardQueries,
+        cards: pipelineCards,
         pipelines,
-        pipelineCardTimeline,
-        pipelineCardAttachments,
-        pipelineCardScoring,
-      ),
+        references,
+        agents: built.agents,
+        contacts: built.contacts,
+      }),
       pipelineCardMoves: new CardMovesService(deps, records, pipelines),
       pipelineDeals: new CardDealsService(deps, records),
       pipelineCardLifecycle: new CardLifecycleService(deps, records),
@@ -97,5 +110,5 @@ export const pipelinesModule: ChatModule = {
       pipelineDealFigures: new DealFiguresService(deps, pipelines, built.agents),
     };
   },
-  routes: [pipelinesRoutes, pipelineCardsRoutes, cardWorkRoutes, cardAttachmentsRoutes, cardAliasRoutes],
+  routes: [pipelinesRoutes, pipelineCardsRoutes, cardWorkRoutes, cardAttachmentsRoutes, cardAliasRoutes, cardCsvRoutes],
 };

@@ -1,7 +1,7 @@
 import { timeRange } from '../../../core/http/timestamps.js';
 import { toIso } from '../../../core/time.js';
 import type { AccountContext, ChatDeps } from '../../context.js';
-import { csvRows } from './sla.csv.js';
+import { csvRows } from '../../../core/csv.js';
 import type { SlaPoliciesService } from './sla-policies.service.js';
 import { presentApplied } from './sla.presenter.js';
 import * as repo from './sla.repository.js';
