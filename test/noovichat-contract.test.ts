@@ -112,6 +112,28 @@ describe("NooviChat's n8n node", () => {
     );
   });
 
+  it('reads pipeline analytics with its date fields (no offset) and a comma list of agents', async () => {
+    const card = await newCard(t, account, pipeline, { title: 'Analysed', owner_id: agent.id, value: 100 });
+    await api().post(`${account.path}/pipeline/cards/${card.id}/deal_status/mark_won`, {});
+    const now = new Date();
+    const start = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 19);
+    const end = now.toISOString().slice(0, 19);
+    const query = `start_date=${start}&end_date=${end}&agent_ids=${agent.id},${account.admin.id}`;
+    for (const path of ['dashboard', 'win_rate', 'conversion_metrics', 'sales_velocity', 'team_pipeline']) {
+      const res = await api().get(`${account.path}/pipeline/analytics/${path}?${query}`);
+      expect(res.status, `${path}: ${res.text}`).toBe(200);
+      expect(res.body.data.period.start_date).toBe(`${start}.000Z`);
+    }
+    const won = await api().get(`${account.path}/pipeline/analytics/win_rate?${query}`);
+    expect(won.body.data).toMatchObject({ won_deals: 1, won_value: [{ currency: 'BRL', value: 100 }] });
+    expect((await api().get(`${account.path}/pipeline/deal_status/common_reasons`)).body.data.reasons).toEqual([
+      { reason: 'Price', count: 1 },
+    ]);
+    expect((await api().get(`${account.path}/pipeline/analytics/win_rate?agent_ids=${other.admin.id}`)).status).toBe(
+      404,
+    );
+  });
+
   it('validates and dry-runs automations with POSTs that carry no body', async () => {
     const automation = await newAutomation(t, account, {
       trigger: 'manual',
@@ -245,6 +267,21 @@ describe("NooviChat's MCP server", () => {
         )
       ).body.meta.total,
     ).toBe(0);
+  });
+
+  it('exports cards and reads the import template as CSV', async () => {
+    const exported = await t.app.inject({
+      url: `${account.path}/pipeline/cards/export?pipeline_stage=${pipeline.stages[0].id}&status=open`,
+      headers: { api_access_token: account.admin.token },
+    });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(exported.body.startsWith('\uFEFFid,title,value,currency,stage,')).toBe(true);
+    const template = await api().get(`${account.path}/pipeline/cards/template`);
+    expect(template.text.split('\r\n')[0]).toBe(
+      '\uFEFFtitle,value,currency,stage,owner_email,contact_id,contact_email,contact_phone,expected_close_date',
+    );
+    expect((await client(t.app, other.admin.token).get(`${account.path}/pipeline/cards/template`)).status).toBe(404);
   });
 
   it('reads lead-score logs by card_id, and trends without a range', async () => {

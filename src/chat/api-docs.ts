@@ -29,8 +29,12 @@ A first account, from an empty database:
 Errors answer \`{"error": "<sentence>", "code": "<snake_case>", "details": [{"field", "message"}]}\`:
 401 without a valid token, 403 for a role that may not, 404 for unknown ids and for another account's,
 409 for a duplicate, 422 for a body or query that does not fit (nothing is changed), 429 with
-\`Retry-After\`. Lists are paged (\`page\` from 1). Bodies are read as Rails reads them: \`"12"\` for an
-id, \`""\` for a field not given.`,
+\`Retry-After\`; a path whose id is not a whole number (\`/conversations/abc\`) matches nothing: 404.
+Lists are paged (\`page\` from 1). Requests are read as Rails reads them: \`"12"\` for an id, \`""\`
+(in a body or a query string) for a field not given, no body at all as \`{}\`, and **PUT wherever
+PATCH is shown** (each update is listed once, as PATCH). Every time input takes ISO 8601 with or
+without an offset (without one, the time is UTC), a date alone (that UTC day) or UNIX seconds; a
+range's end includes what it names (\`until=2031-09-15\` is the whole day).`,
   access(config) {
     const mode = config.auth ?? 'account';
     if (mode === 'none') return 'No token: anyone may call it.';
