@@ -1262,13 +1262,13 @@ export interface paths {
                     assigned_agent_id?: number;
                     inbox_id?: number;
                     page?: number;
-                    /** @description UNIX seconds */
-                    since?: number;
+                    /** @description Applied from: ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    since?: string | number;
                     sla_policy_id?: number;
                     status?: "active" | "hit" | "missed";
                     team_id?: number;
-                    /** @description UNIX seconds */
-                    until?: number;
+                    /** @description Applied until (included): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    until?: string | number;
                 };
                 header?: never;
                 path: {
@@ -1434,18 +1434,18 @@ export interface paths {
             parameters: {
                 query?: {
                     assigned_agent_id?: number;
-                    /** @description YYYY-MM-DD (UTC) */
-                    end_date?: string;
+                    /** @description Last day, included (YYYY-MM-DD, UTC): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    end_date?: string | number;
                     inbox_id?: number;
-                    /** @description UNIX seconds */
-                    since?: number;
+                    /** @description Applied from: ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    since?: string | number;
                     sla_policy_id?: number;
-                    /** @description YYYY-MM-DD (UTC) */
-                    start_date?: string;
+                    /** @description First day (YYYY-MM-DD, UTC): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    start_date?: string | number;
                     status?: "active" | "hit" | "missed";
                     team_id?: number;
-                    /** @description UNIX seconds */
-                    until?: number;
+                    /** @description Applied until (included): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    until?: string | number;
                 };
                 header?: never;
                 path: {
@@ -1572,13 +1572,13 @@ export interface paths {
                 query?: {
                     assigned_agent_id?: number;
                     inbox_id?: number;
-                    /** @description UNIX seconds */
-                    since?: number;
+                    /** @description Applied from: ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    since?: string | number;
                     sla_policy_id?: number;
                     status?: "active" | "hit" | "missed";
                     team_id?: number;
-                    /** @description UNIX seconds */
-                    until?: number;
+                    /** @description Applied until (included): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    until?: string | number;
                 };
                 header?: never;
                 path: {
@@ -4145,162 +4145,7 @@ export interface paths {
                 };
             };
         };
-        /**
-         * Update a contact (custom and additional attributes merge into the stored ones)
-         * @description Update a contact (custom and additional attributes merge into the stored ones)
-         *
-         *     **Access:** Any member of the account (agent or administrator).
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    accountId: number;
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        additional_attributes?: {
-                            [key: string]: unknown;
-                        };
-                        avatar_url?: string | null;
-                        blocked?: boolean;
-                        custom_attributes?: {
-                            [key: string]: unknown;
-                        };
-                        email?: string | null;
-                        identifier?: string | null;
-                        name?: string;
-                        phone_number?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            payload: {
-                                additional_attributes: {
-                                    [key: string]: unknown;
-                                };
-                                availability_status: string;
-                                blocked: boolean;
-                                contact_inboxes: {
-                                    inbox: {
-                                        channel_type: string;
-                                        id: number;
-                                        name: string;
-                                    };
-                                    source_id: string;
-                                }[];
-                                /** @description UNIX seconds */
-                                created_at: number;
-                                custom_attributes: {
-                                    [key: string]: unknown;
-                                };
-                                email: string | null;
-                                id: number;
-                                identifier: string | null;
-                                last_activity_at: number | null;
-                                name: string;
-                                phone_number: string | null;
-                                thumbnail: string;
-                                /** @enum {string} */
-                                type: "contact";
-                            };
-                        };
-                    };
-                };
-                /** @description Error body of the conversation service */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            code: string;
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            error: string;
-                        };
-                    };
-                };
-                /** @description Error body of the conversation service */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            code: string;
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            error: string;
-                        };
-                    };
-                };
-                /** @description Error body of the conversation service */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            code: string;
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            error: string;
-                        };
-                    };
-                };
-                /** @description Error body of the conversation service */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            code: string;
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            error: string;
-                        };
-                    };
-                };
-                /** @description Error body of the conversation service */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            code: string;
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            error: string;
-                        };
-                    };
-                };
-            };
-        };
+        put?: never;
         post?: never;
         /**
          * Delete a contact with its conversations and messages (administrators)
@@ -8843,7 +8688,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        snoozed_until?: number | null;
+                        snoozed_until?: (string | number) | null;
                         status?: "open" | "resolved" | "pending" | "snoozed";
                     };
                 };
@@ -10287,14 +10132,17 @@ export interface paths {
         };
         put?: never;
         /**
-         * Save a filter for the calling user (query checked against the filter_type's filter)
-         * @description Save a filter for the calling user (query checked against the filter_type's filter)
+         * Save a filter for the calling user (query checked against the filter_type's filter; the type from filter_type, type, ?filter_type=, else conversation)
+         * @description Save a filter for the calling user (query checked against the filter_type's filter; the type from filter_type, type, ?filter_type=, else conversation)
          *
          *     **Access:** Any member of the account (agent or administrator).
          */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description conversation (the default, as in Chatwoot) or contact */
+                    filter_type?: "conversation" | "contact";
+                };
                 header?: never;
                 path: {
                     accountId: number;
@@ -10304,7 +10152,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        filter_type: "conversation" | "contact";
+                        filter_type?: "conversation" | "contact";
                         name: string;
                         /** @description The criteria as POST {A}/conversations/filter or {A}/contacts/filter take them; checked against that filter's keys and operators */
                         query: {
@@ -10317,6 +10165,8 @@ export interface paths {
                                 values?: (string | number | boolean | null)[];
                             }[];
                         };
+                        /** @description filter_type under the name Chatwoot documents */
+                        type?: "conversation" | "contact";
                     };
                 };
             };
@@ -10633,7 +10483,10 @@ export interface paths {
          */
         patch: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description conversation (the default, as in Chatwoot) or contact */
+                    filter_type?: "conversation" | "contact";
+                };
                 header?: never;
                 path: {
                     accountId: number;
@@ -10657,6 +10510,8 @@ export interface paths {
                                 values?: (string | number | boolean | null)[];
                             }[];
                         };
+                        /** @description filter_type under the name Chatwoot documents */
+                        type?: "conversation" | "contact";
                     };
                 };
             };
@@ -14859,17 +14714,23 @@ export interface paths {
         get: {
             parameters: {
                 query: {
+                    /** @description pipeline_card_id, as NooviChat names it */
+                    card_id?: number;
                     category_changes_only?: boolean;
                     contact_id?: number;
                     event_type?: string;
+                    /** @description since, as NooviChat names it: ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    from?: string | number;
                     page: number;
                     per_page?: number;
                     pipeline_card_id?: number;
                     rule_id?: number;
-                    /** @description UNIX seconds */
-                    since?: number;
-                    /** @description UNIX seconds */
-                    until?: number;
+                    /** @description From: ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    since?: string | number;
+                    /** @description until, as NooviChat names it: ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    to?: string | number;
+                    /** @description Until (included): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    until?: string | number;
                 };
                 header?: never;
                 path: {
@@ -15354,18 +15215,22 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Category changes per from -> to over a period (since and until required)
-         * @description Category changes per from -> to over a period (since and until required)
+         * Category changes per from -> to over a period (since/until or from/to; the last 30 days by default)
+         * @description Category changes per from -> to over a period (since/until or from/to; the last 30 days by default)
          *
          *     **Access:** Administrators of the account.
          */
         get: {
             parameters: {
                 query?: {
-                    /** @description UNIX seconds */
-                    since?: number;
-                    /** @description UNIX seconds */
-                    until?: number;
+                    /** @description since, as NooviChat names it: ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    from?: string | number;
+                    /** @description From: ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    since?: string | number;
+                    /** @description until, as NooviChat names it: ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    to?: string | number;
+                    /** @description Until (included): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    until?: string | number;
                 };
                 header?: never;
                 path: {
@@ -15815,20 +15680,24 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Average score and cards scored per day, week or month (since and until required)
-         * @description Average score and cards scored per day, week or month (since and until required)
+         * Average score and cards scored per day, week or month (since/until or from/to; the last 30 days by default)
+         * @description Average score and cards scored per day, week or month (since/until or from/to; the last 30 days by default)
          *
          *     **Access:** Administrators of the account.
          */
         get: {
             parameters: {
                 query?: {
+                    /** @description since, as NooviChat names it: ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    from?: string | number;
                     granularity?: "day" | "week" | "month";
                     pipeline_id?: number;
-                    /** @description UNIX seconds */
-                    since?: number;
-                    /** @description UNIX seconds */
-                    until?: number;
+                    /** @description From: ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    since?: string | number;
+                    /** @description until, as NooviChat names it: ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    to?: string | number;
+                    /** @description Until (included): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    until?: string | number;
                 };
                 header?: never;
                 path: {
@@ -15944,10 +15813,15 @@ export interface paths {
             parameters: {
                 query: {
                     contact_id?: number;
+                    /** @description per_page, as NooviChat names it (pages hold at most 100) */
+                    limit?: number;
                     owner_id?: number;
                     page: number;
+                    /** @description 25 when not given */
                     per_page?: number;
                     pipeline_id?: number;
+                    /** @description A stage id, {pipeline_id}_{slug} */
+                    pipeline_stage?: string;
                     /** @description Title or contact name contains */
                     q?: string;
                     /** @description A stage id, {pipeline_id}_{slug} */
@@ -15986,6 +15860,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 deleted_at: string | null;
+                                deleted_reason: string | null;
                                 expected_close_date: string | null;
                                 id: number;
                                 item_details: {
@@ -16123,8 +15998,10 @@ export interface paths {
                         custom_attributes?: {
                             [key: string]: unknown;
                         };
-                        deadline?: string | null;
+                        deadline?: (string | number) | null;
                         expected_close_date?: string | null;
+                        /** @description value, as NooviChat names it */
+                        expected_revenue?: number | string;
                         item_details?: {
                             /** @description ISO 4217 code, e.g. BRL */
                             currency?: string;
@@ -16165,6 +16042,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 deleted_at: string | null;
+                                deleted_reason: string | null;
                                 expected_close_date: string | null;
                                 id: number;
                                 item_details: {
@@ -16338,6 +16216,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 deleted_at: string | null;
+                                deleted_reason: string | null;
                                 expected_close_date: string | null;
                                 id: number;
                                 item_details: {
@@ -16473,8 +16352,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Discard a card (soft delete: restorable through pipeline/cards/{id}/restore)
-         * @description Discard a card (soft delete: restorable through pipeline/cards/{id}/restore)
+         * Discard a card (soft delete: restorable through pipeline/cards/{id}/restore), with an optional reason
+         * @description Discard a card (soft delete: restorable through pipeline/cards/{id}/restore), with an optional reason.
          *
          *     **Access:** Any member of the account (agent or administrator).
          */
@@ -16488,7 +16367,14 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        deleted_reason?: string | null;
+                        reason?: string | null;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -16514,6 +16400,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 deleted_at: string | null;
+                                deleted_reason: string | null;
                                 expected_close_date: string | null;
                                 id: number;
                                 item_details: {
@@ -16648,7 +16535,10 @@ export interface paths {
                         custom_attributes?: {
                             [key: string]: unknown;
                         };
+                        deadline?: (string | number) | null;
                         expected_close_date?: string | null;
+                        /** @description value, as NooviChat names it */
+                        expected_revenue?: number | string;
                         item_details?: {
                             /** @description ISO 4217 code, e.g. BRL */
                             currency?: string;
@@ -16688,6 +16578,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 deleted_at: string | null;
+                                deleted_reason: string | null;
                                 expected_close_date: string | null;
                                 id: number;
                                 item_details: {
@@ -16806,8 +16697,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Move a card to the end of a stage; a stale expected_version answers 409
-         * @description Move a card to the end of a stage; a stale expected_version answers 409.
+         * Move a card to the end of a stage; a stale expected_version answers 409. stage_version is at the top too (NooviChat's MCP reads it there)
+         * @description Move a card to the end of a stage; a stale expected_version answers 409. stage_version is at the top too (NooviChat's MCP reads it there)
          *
          *     **Access:** Any member of the account (agent or administrator).
          */
@@ -16856,6 +16747,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 deleted_at: string | null;
+                                deleted_reason: string | null;
                                 expected_close_date: string | null;
                                 id: number;
                                 item_details: {
@@ -16893,6 +16785,7 @@ export interface paths {
                                 value: number;
                                 won_note: string | null;
                             };
+                            stage_version: number;
                         };
                     };
                 };
@@ -17047,6 +16940,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 deleted_at: string | null;
+                                deleted_reason: string | null;
                                 expected_close_date: string | null;
                                 id: number;
                                 item_details: {
@@ -17268,6 +17162,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 deleted_at: string | null;
+                                deleted_reason: string | null;
                                 expected_close_date: string | null;
                                 id: number;
                                 item_details: {
@@ -17459,6 +17354,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 deleted_at: string | null;
+                                deleted_reason: string | null;
                                 expected_close_date: string | null;
                                 id: number;
                                 item_details: {
@@ -17565,6 +17461,756 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{accountId}/pipeline/analytics/conversion_metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per stage: the cards that entered it in the period, and the share that later entered the next stage
+         * @description Per stage: the cards that entered it in the period, and the share that later entered the next stage. Query: start_date and end_date (ISO 8601 or a date; without an offset, UTC; default the last 30 days), pipeline_id, agent_ids. A pipeline or an agent of another account is a 404.
+         *
+         *     **Access:** Any member of the account (agent or administrator).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Owners: agent_ids=3,7 (as the n8n node sends them) or agent_ids[]=3&agent_ids[]=7 */
+                    agent_ids?: string[];
+                    /** @description End of the period, included (default: now): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    end_date?: string | number;
+                    pipeline_id?: number;
+                    /** @description Start of the period (default: 30 days before end_date): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    start_date?: string | number;
+                };
+                header?: never;
+                path: {
+                    accountId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description The period read (ISO 8601, UTC) */
+                                period: {
+                                    /** @description excluded */
+                                    end_date: string;
+                                    start_date: string;
+                                };
+                                pipelines: {
+                                    id: number;
+                                    name: string;
+                                    stages: {
+                                        conversion_rate: number | null;
+                                        converted_to_next: number | null;
+                                        /** @description Cards that entered the stage in the period (a new card enters its first stage) */
+                                        entered: number;
+                                        /** @description The stage id, {pipeline_id}_{slug} */
+                                        id: string;
+                                        name: string;
+                                        /** @description From 0 */
+                                        position: number;
+                                    }[];
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{accountId}/pipeline/analytics/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Win rate, sales velocity, lead-score distribution and a summary per pipeline
+         * @description Win rate, sales velocity, lead-score distribution and a summary per pipeline. Query: start_date and end_date (ISO 8601 or a date; without an offset, UTC; default the last 30 days), pipeline_id, agent_ids. A pipeline or an agent of another account is a 404.
+         *
+         *     **Access:** Any member of the account (agent or administrator).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Owners: agent_ids=3,7 (as the n8n node sends them) or agent_ids[]=3&agent_ids[]=7 */
+                    agent_ids?: string[];
+                    /** @description End of the period, included (default: now): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    end_date?: string | number;
+                    pipeline_id?: number;
+                    /** @description Start of the period (default: 30 days before end_date): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    start_date?: string | number;
+                };
+                header?: never;
+                path: {
+                    accountId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                lead_distribution: {
+                                    average_score: number;
+                                    median_score: number;
+                                    ranges: {
+                                        count: number;
+                                        label: string;
+                                        range: string;
+                                    }[];
+                                    total: number;
+                                };
+                                /** @description The period read (ISO 8601, UTC) */
+                                period: {
+                                    /** @description excluded */
+                                    end_date: string;
+                                    start_date: string;
+                                };
+                                pipeline_summary: {
+                                    id: number;
+                                    lost_deals: number;
+                                    name: string;
+                                    open_deals: number;
+                                    /** @description One total per currency (currencies are not converted) */
+                                    open_value: {
+                                        currency: string;
+                                        value: number;
+                                    }[];
+                                    won_deals: number;
+                                }[];
+                                sales_velocity: {
+                                    /** @description From creation to won, of the deals won in the period */
+                                    average_days_to_win: number;
+                                    currencies: {
+                                        average_won_value: number;
+                                        currency: string;
+                                        open_deals: number;
+                                        /** @description (open deals x average won value x win rate) / average days to win: value per day */
+                                        velocity_per_day: number;
+                                        won_deals: number;
+                                    }[];
+                                    /** @description Open deals now (of the pipeline and owners asked for) */
+                                    open_deals: number;
+                                    /** @description A percentage with two decimals (0 when there is nothing to divide) */
+                                    win_rate: number;
+                                    won_deals: number;
+                                };
+                                win_rate: {
+                                    closed_deals: number;
+                                    lost_deals: number;
+                                    /** @description One total per currency (currencies are not converted) */
+                                    lost_value: {
+                                        currency: string;
+                                        value: number;
+                                    }[];
+                                    /** @description A percentage with two decimals (0 when there is nothing to divide) */
+                                    win_rate: number;
+                                    won_deals: number;
+                                    /** @description One total per currency (currencies are not converted) */
+                                    won_value: {
+                                        currency: string;
+                                        value: number;
+                                    }[];
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{accountId}/pipeline/analytics/sales_velocity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sales velocity per currency: (open deals x average won value x win rate) / average days from creation to won
+         * @description Sales velocity per currency: (open deals x average won value x win rate) / average days from creation to won. Query: start_date and end_date (ISO 8601 or a date; without an offset, UTC; default the last 30 days), pipeline_id, agent_ids. A pipeline or an agent of another account is a 404.
+         *
+         *     **Access:** Any member of the account (agent or administrator).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Owners: agent_ids=3,7 (as the n8n node sends them) or agent_ids[]=3&agent_ids[]=7 */
+                    agent_ids?: string[];
+                    /** @description End of the period, included (default: now): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    end_date?: string | number;
+                    pipeline_id?: number;
+                    /** @description Start of the period (default: 30 days before end_date): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    start_date?: string | number;
+                };
+                header?: never;
+                path: {
+                    accountId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description From creation to won, of the deals won in the period */
+                                average_days_to_win: number;
+                                currencies: {
+                                    average_won_value: number;
+                                    currency: string;
+                                    open_deals: number;
+                                    /** @description (open deals x average won value x win rate) / average days to win: value per day */
+                                    velocity_per_day: number;
+                                    won_deals: number;
+                                }[];
+                                /** @description Open deals now (of the pipeline and owners asked for) */
+                                open_deals: number;
+                                /** @description The period read (ISO 8601, UTC) */
+                                period: {
+                                    /** @description excluded */
+                                    end_date: string;
+                                    start_date: string;
+                                };
+                                /** @description A percentage with two decimals (0 when there is nothing to divide) */
+                                win_rate: number;
+                                won_deals: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{accountId}/pipeline/analytics/team_pipeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per owner (and the unassigned): open deals and their value per currency, deals won and lost in the period
+         * @description Per owner (and the unassigned): open deals and their value per currency, deals won and lost in the period. Query: start_date and end_date (ISO 8601 or a date; without an offset, UTC; default the last 30 days), pipeline_id, agent_ids. A pipeline or an agent of another account is a 404.
+         *
+         *     **Access:** Any member of the account (agent or administrator).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Owners: agent_ids=3,7 (as the n8n node sends them) or agent_ids[]=3&agent_ids[]=7 */
+                    agent_ids?: string[];
+                    /** @description End of the period, included (default: now): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    end_date?: string | number;
+                    pipeline_id?: number;
+                    /** @description Start of the period (default: 30 days before end_date): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    start_date?: string | number;
+                };
+                header?: never;
+                path: {
+                    accountId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                members: {
+                                    lost_deals: number;
+                                    open_deals: number;
+                                    /** @description One total per currency (currencies are not converted) */
+                                    open_value: {
+                                        currency: string;
+                                        value: number;
+                                    }[];
+                                    /** @description null: the unassigned deals */
+                                    owner: {
+                                        id: number;
+                                        name: string;
+                                    } | null;
+                                    /** @description A percentage with two decimals (0 when there is nothing to divide) */
+                                    win_rate: number;
+                                    won_deals: number;
+                                    /** @description One total per currency (currencies are not converted) */
+                                    won_value: {
+                                        currency: string;
+                                        value: number;
+                                    }[];
+                                }[];
+                                /** @description The period read (ISO 8601, UTC) */
+                                period: {
+                                    /** @description excluded */
+                                    end_date: string;
+                                    start_date: string;
+                                };
+                                totals: {
+                                    lost_deals: number;
+                                    open_deals: number;
+                                    /** @description A percentage with two decimals (0 when there is nothing to divide) */
+                                    win_rate: number;
+                                    won_deals: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{accountId}/pipeline/analytics/win_rate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Win rate: won / (won + lost) of the deals closed in the period
+         * @description Win rate: won / (won + lost) of the deals closed in the period. Query: start_date and end_date (ISO 8601 or a date; without an offset, UTC; default the last 30 days), pipeline_id, agent_ids. A pipeline or an agent of another account is a 404.
+         *
+         *     **Access:** Any member of the account (agent or administrator).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Owners: agent_ids=3,7 (as the n8n node sends them) or agent_ids[]=3&agent_ids[]=7 */
+                    agent_ids?: string[];
+                    /** @description End of the period, included (default: now): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    end_date?: string | number;
+                    pipeline_id?: number;
+                    /** @description Start of the period (default: 30 days before end_date): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    start_date?: string | number;
+                };
+                header?: never;
+                path: {
+                    accountId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                closed_deals: number;
+                                lost_deals: number;
+                                /** @description One total per currency (currencies are not converted) */
+                                lost_value: {
+                                    currency: string;
+                                    value: number;
+                                }[];
+                                /** @description The period read (ISO 8601, UTC) */
+                                period: {
+                                    /** @description excluded */
+                                    end_date: string;
+                                    start_date: string;
+                                };
+                                /** @description A percentage with two decimals (0 when there is nothing to divide) */
+                                win_rate: number;
+                                won_deals: number;
+                                /** @description One total per currency (currencies are not converted) */
+                                won_value: {
+                                    currency: string;
+                                    value: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -18979,8 +19625,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Validate the configuration (with a body: the configuration an update would make)
-         * @description Validate the configuration (with a body: the configuration an update would make)
+         * Validate the saved configuration (no body needed); with a body, the configuration an update would make
+         * @description Validate the saved configuration (no body needed); with a body, the configuration an update would make.
          *
          *     **Access:** Administrators of the account.
          */
@@ -19110,6 +19756,148 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounts/{accountId}/pipeline/automations/all_executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The runs of every automation, newest first (automation_id, status, since/until or from/to; 25 a page)
+         * @description The runs of every automation, newest first (automation_id, status, since/until or from/to; 25 a page)
+         *
+         *     **Access:** Any member of the account (agent or administrator).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    automation_id?: number;
+                    /** @description since, as NooviChat names it: ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    from?: string | number;
+                    page?: number;
+                    per_page?: number;
+                    /** @description Started from: ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    since?: string | number;
+                    status?: "succeeded" | "failed" | "skipped";
+                    /** @description until, as NooviChat names it: ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    to?: string | number;
+                    /** @description Started until (included): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    until?: string | number;
+                };
+                header?: never;
+                path: {
+                    accountId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                actions: {
+                                    error: string | null;
+                                    status: string;
+                                    type: string;
+                                }[];
+                                automation_id: number;
+                                card_id: number;
+                                duration_ms: number;
+                                error: string | null;
+                                finished_at: string;
+                                id: number;
+                                started_at: string;
+                                status: string;
+                                trigger: string;
+                            }[];
+                            meta: {
+                                page: number;
+                                per_page: number;
+                                total: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounts/{accountId}/pipeline/automations/dashboard": {
         parameters: {
             query?: never;
@@ -19163,6 +19951,330 @@ export interface paths {
                                     trigger: string;
                                 }[];
                                 success_rate: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{accountId}/pipeline/automations/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate a configuration that is not saved yet, as create would (the same answer as {id}/validate)
+         * @description Validate a configuration that is not saved yet, as create would (the same answer as {id}/validate)
+         *
+         *     **Access:** Administrators of the account.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    accountId: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        actions?: ({
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        conditions?: {
+                            [key: string]: unknown;
+                        } | null;
+                        description?: string | null;
+                        is_active?: boolean;
+                        name?: string;
+                        pipeline_id?: number | null;
+                        trigger?: string;
+                        trigger_config?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                errors: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                                valid: boolean;
+                                warnings: {
+                                    message: string;
+                                    path: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{accountId}/pipeline/cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The card list under its second spelling: GET {A}/pipeline_cards, with the same filters
+         * @description The card list under its second spelling: GET {A}/pipeline_cards, with the same filters.
+         *
+         *     **Access:** Any member of the account (agent or administrator).
+         */
+        get: {
+            parameters: {
+                query: {
+                    contact_id?: number;
+                    /** @description per_page, as NooviChat names it (pages hold at most 100) */
+                    limit?: number;
+                    owner_id?: number;
+                    page: number;
+                    /** @description 25 when not given */
+                    per_page?: number;
+                    pipeline_id?: number;
+                    /** @description A stage id, {pipeline_id}_{slug} */
+                    pipeline_stage?: string;
+                    /** @description Title or contact name contains */
+                    q?: string;
+                    /** @description A stage id, {pipeline_id}_{slug} */
+                    stage_id?: string;
+                    status?: "open" | "won" | "lost";
+                };
+                header?: never;
+                path: {
+                    accountId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                account_id: number;
+                                closed_at: string | null;
+                                contact: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                conversation: {
+                                    /** @description The conversation number */
+                                    id: number;
+                                } | null;
+                                created_at: string;
+                                currency: string;
+                                custom_attributes: {
+                                    [key: string]: unknown;
+                                };
+                                deleted_at: string | null;
+                                deleted_reason: string | null;
+                                expected_close_date: string | null;
+                                id: number;
+                                item_details: {
+                                    currency: string;
+                                    title: string | null;
+                                    value: number;
+                                };
+                                lead_score: number;
+                                lead_score_category: string;
+                                lead_score_overridden: boolean;
+                                lost_reason: string | null;
+                                owner: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                pipeline: {
+                                    id: number;
+                                    name: string;
+                                };
+                                position: number;
+                                qualification_checklist: {
+                                    [key: string]: unknown;
+                                };
+                                qualified: boolean;
+                                stage: {
+                                    id: string;
+                                    name: string;
+                                };
+                                stage_entered_at: string;
+                                stage_version: number;
+                                /** @description open, won or lost */
+                                status: string;
+                                title: string;
+                                updated_at: string;
+                                value: number;
+                                won_note: string | null;
+                            }[];
+                            meta: {
+                                page: number;
+                                per_page: number;
+                                total: number;
                             };
                         };
                     };
@@ -19603,6 +20715,177 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounts/{accountId}/pipeline/cards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Discard a card, with why (reason or deleted_reason, kept as deleted_reason until restored)
+         * @description Discard a card, with why (reason or deleted_reason, kept as deleted_reason until restored)
+         *
+         *     **Access:** Any member of the account (agent or administrator).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    accountId: number;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        deleted_reason?: string | null;
+                        reason?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                account_id: number;
+                                closed_at: string | null;
+                                contact: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                conversation: {
+                                    /** @description The conversation number */
+                                    id: number;
+                                } | null;
+                                created_at: string;
+                                currency: string;
+                                custom_attributes: {
+                                    [key: string]: unknown;
+                                };
+                                deleted_at: string | null;
+                                deleted_reason: string | null;
+                                expected_close_date: string | null;
+                                id: number;
+                                item_details: {
+                                    currency: string;
+                                    title: string | null;
+                                    value: number;
+                                };
+                                lead_score: number;
+                                lead_score_category: string;
+                                lead_score_overridden: boolean;
+                                lost_reason: string | null;
+                                owner: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                pipeline: {
+                                    id: number;
+                                    name: string;
+                                };
+                                position: number;
+                                qualification_checklist: {
+                                    [key: string]: unknown;
+                                };
+                                qualified: boolean;
+                                stage: {
+                                    id: string;
+                                    name: string;
+                                };
+                                stage_entered_at: string;
+                                stage_version: number;
+                                /** @description open, won or lost */
+                                status: string;
+                                title: string;
+                                updated_at: string;
+                                value: number;
+                                won_note: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounts/{accountId}/pipeline/cards/{id}/assign": {
         parameters: {
             query?: never;
@@ -19664,6 +20947,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 deleted_at: string | null;
+                                deleted_reason: string | null;
                                 expected_close_date: string | null;
                                 id: number;
                                 item_details: {
@@ -19830,6 +21114,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 deleted_at: string | null;
+                                deleted_reason: string | null;
                                 expected_close_date: string | null;
                                 id: number;
                                 item_details: {
@@ -20000,6 +21285,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 deleted_at: string | null;
+                                deleted_reason: string | null;
                                 expected_close_date: string | null;
                                 id: number;
                                 item_details: {
@@ -20163,6 +21449,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 deleted_at: string | null;
+                                deleted_reason: string | null;
                                 expected_close_date: string | null;
                                 id: number;
                                 item_details: {
@@ -20253,6 +21540,417 @@ export interface paths {
                 };
                 /** @description Error body of the conversation service */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{accountId}/pipeline/cards/{id}/lead_scores/override": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A manual score (score, or lead_score) that sticks until recalculated: PATCH lead_score
+         * @description A manual score (score, or lead_score) that sticks until recalculated: PATCH lead_score.
+         *
+         *     **Access:** Any member of the account (agent or administrator).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    accountId: number;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        lead_score?: number;
+                        score?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                account_id: number;
+                                attachments: {
+                                    content_type: string;
+                                    created_at: string;
+                                    data_url: string;
+                                    file_name: string;
+                                    file_size: number;
+                                    id: number;
+                                    uploaded_by: {
+                                        id: number;
+                                        name: string;
+                                    } | null;
+                                }[];
+                                closed_at: string | null;
+                                contact: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                conversation: {
+                                    /** @description The conversation number */
+                                    id: number;
+                                } | null;
+                                created_at: string;
+                                currency: string;
+                                custom_attributes: {
+                                    [key: string]: unknown;
+                                };
+                                deleted_at: string | null;
+                                deleted_reason: string | null;
+                                expected_close_date: string | null;
+                                id: number;
+                                item_details: {
+                                    currency: string;
+                                    title: string | null;
+                                    value: number;
+                                };
+                                lead_score: number;
+                                lead_score_category: string;
+                                lead_score_overridden: boolean;
+                                lost_reason: string | null;
+                                owner: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                pipeline: {
+                                    id: number;
+                                    name: string;
+                                };
+                                position: number;
+                                qualification_checklist: {
+                                    [key: string]: unknown;
+                                };
+                                qualified: boolean;
+                                score: {
+                                    category: string;
+                                    category_label: string;
+                                    factors: {
+                                        name: string;
+                                        points: number;
+                                        rule_id: number | null;
+                                    }[];
+                                    lead_score: number;
+                                    overridden: boolean;
+                                };
+                                stage: {
+                                    id: string;
+                                    name: string;
+                                };
+                                stage_entered_at: string;
+                                stage_version: number;
+                                /** @description open, won or lost */
+                                status: string;
+                                timeline: ({
+                                    created_at: string;
+                                    data: {
+                                        [key: string]: unknown;
+                                    };
+                                    id: number;
+                                    performed_by: {
+                                        id: number | null;
+                                        name: string | null;
+                                        type: string;
+                                    } | null;
+                                    type: string;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                title: string;
+                                updated_at: string;
+                                value: number;
+                                won_note: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{accountId}/pipeline/cards/{id}/lead_scores/recalculate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clear a manual score and recompute: POST {A}/pipeline_cards/{id}/recalculate_score
+         * @description Clear a manual score and recompute: POST {A}/pipeline_cards/{id}/recalculate_score.
+         *
+         *     **Access:** Any member of the account (agent or administrator).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    accountId: number;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                account_id: number;
+                                attachments: {
+                                    content_type: string;
+                                    created_at: string;
+                                    data_url: string;
+                                    file_name: string;
+                                    file_size: number;
+                                    id: number;
+                                    uploaded_by: {
+                                        id: number;
+                                        name: string;
+                                    } | null;
+                                }[];
+                                closed_at: string | null;
+                                contact: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                conversation: {
+                                    /** @description The conversation number */
+                                    id: number;
+                                } | null;
+                                created_at: string;
+                                currency: string;
+                                custom_attributes: {
+                                    [key: string]: unknown;
+                                };
+                                deleted_at: string | null;
+                                deleted_reason: string | null;
+                                expected_close_date: string | null;
+                                id: number;
+                                item_details: {
+                                    currency: string;
+                                    title: string | null;
+                                    value: number;
+                                };
+                                lead_score: number;
+                                lead_score_category: string;
+                                lead_score_overridden: boolean;
+                                lost_reason: string | null;
+                                owner: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                pipeline: {
+                                    id: number;
+                                    name: string;
+                                };
+                                position: number;
+                                qualification_checklist: {
+                                    [key: string]: unknown;
+                                };
+                                qualified: boolean;
+                                score: {
+                                    category: string;
+                                    category_label: string;
+                                    factors: {
+                                        name: string;
+                                        points: number;
+                                        rule_id: number | null;
+                                    }[];
+                                    lead_score: number;
+                                    overridden: boolean;
+                                };
+                                stage: {
+                                    id: string;
+                                    name: string;
+                                };
+                                stage_entered_at: string;
+                                stage_version: number;
+                                /** @description open, won or lost */
+                                status: string;
+                                timeline: ({
+                                    created_at: string;
+                                    data: {
+                                        [key: string]: unknown;
+                                    };
+                                    id: number;
+                                    performed_by: {
+                                        id: number | null;
+                                        name: string | null;
+                                        type: string;
+                                    } | null;
+                                    type: string;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                title: string;
+                                updated_at: string;
+                                value: number;
+                                won_note: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -20585,6 +22283,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 deleted_at: string | null;
+                                deleted_reason: string | null;
                                 expected_close_date: string | null;
                                 id: number;
                                 item_details: {
@@ -20903,6 +22602,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 deleted_at: string | null;
+                                deleted_reason: string | null;
                                 expected_close_date: string | null;
                                 id: number;
                                 item_details: {
@@ -21066,6 +22766,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 deleted_at: string | null;
+                                deleted_reason: string | null;
                                 expected_close_date: string | null;
                                 id: number;
                                 item_details: {
@@ -21106,6 +22807,495 @@ export interface paths {
                             meta: {
                                 page: number;
                                 per_page: number;
+                                total: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{accountId}/pipeline/cards/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cards the list shows with these filters (every page) as CSV, formula-safe, UTF-8 with a BOM
+         * @description The cards the list shows with these filters (every page) as CSV, formula-safe, UTF-8 with a BOM.
+         *
+         *     **Access:** Any member of the account (agent or administrator).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    contact_id?: number;
+                    owner_id?: number;
+                    pipeline_id?: number;
+                    /** @description A stage id, {pipeline_id}_{slug} */
+                    pipeline_stage?: string;
+                    /** @description Title or contact name contains */
+                    q?: string;
+                    /** @description A stage id, {pipeline_id}_{slug} */
+                    stage_id?: string;
+                    status?: "open" | "won" | "lost";
+                };
+                header?: never;
+                path: {
+                    accountId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/csv; charset=utf-8, starting with a UTF-8 BOM */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Error body of the conversation service */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{accountId}/pipeline/cards/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import cards from a CSV file: every row checked first, then all created in one transaction, or none (422 with each refused row)
+         * @description Import cards from a CSV file: every row checked first, then all created in one transaction, or none (422 with each refused row)
+         *
+         *     **Access:** Any member of the account (agent or administrator).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    accountId: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        file?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                card_ids: number[];
+                                imported: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{accountId}/pipeline/cards/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The header of a card import: title, value, currency, stage, owner_email, contact_id, contact_email, contact_phone, expected_close_date (custom_attributes.<key> columns may follow)
+         * @description The header of a card import: title, value, currency, stage, owner_email, contact_id, contact_email, contact_phone, expected_close_date (custom_attributes.<key> columns may follow)
+         *
+         *     **Access:** Any member of the account (agent or administrator).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    accountId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/csv; charset=utf-8, starting with a UTF-8 BOM */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Error body of the conversation service */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{accountId}/pipeline/deal_status/common_reasons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The lost_reason values of the deals lost in the period with their counts, most frequent first
+         * @description The lost_reason values of the deals lost in the period with their counts, most frequent first. Query: start_date and end_date (ISO 8601 or a date; without an offset, UTC; default the last 30 days), pipeline_id, agent_ids. A pipeline or an agent of another account is a 404.
+         *
+         *     **Access:** Any member of the account (agent or administrator).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Owners: agent_ids=3,7 (as the n8n node sends them) or agent_ids[]=3&agent_ids[]=7 */
+                    agent_ids?: string[];
+                    /** @description End of the period, included (default: now): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    end_date?: string | number;
+                    pipeline_id?: number;
+                    /** @description Start of the period (default: 30 days before end_date): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    start_date?: string | number;
+                };
+                header?: never;
+                path: {
+                    accountId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description The period read (ISO 8601, UTC) */
+                                period: {
+                                    /** @description excluded */
+                                    end_date: string;
+                                    start_date: string;
+                                };
+                                /** @description Distinct lost_reason values of the deals lost in the period, most frequent first */
+                                reasons: {
+                                    count: number;
+                                    reason: string;
+                                }[];
                                 total: number;
                             };
                         };
@@ -21913,6 +24103,191 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/accounts/{accountId}/pipelines/{pipeline_id}/pipeline_cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One pipeline's cards: GET {A}/pipeline_cards?pipeline_id={id} (404 for a pipeline of another account)
+         * @description One pipeline's cards: GET {A}/pipeline_cards?pipeline_id={id} (404 for a pipeline of another account)
+         *
+         *     **Access:** Any member of the account (agent or administrator).
+         */
+        get: {
+            parameters: {
+                query: {
+                    contact_id?: number;
+                    /** @description per_page, as NooviChat names it (pages hold at most 100) */
+                    limit?: number;
+                    owner_id?: number;
+                    page: number;
+                    /** @description 25 when not given */
+                    per_page?: number;
+                    pipeline_id?: number;
+                    /** @description A stage id, {pipeline_id}_{slug} */
+                    pipeline_stage?: string;
+                    /** @description Title or contact name contains */
+                    q?: string;
+                    /** @description A stage id, {pipeline_id}_{slug} */
+                    stage_id?: string;
+                    status?: "open" | "won" | "lost";
+                };
+                header?: never;
+                path: {
+                    accountId: number;
+                    pipeline_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                account_id: number;
+                                closed_at: string | null;
+                                contact: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                conversation: {
+                                    /** @description The conversation number */
+                                    id: number;
+                                } | null;
+                                created_at: string;
+                                currency: string;
+                                custom_attributes: {
+                                    [key: string]: unknown;
+                                };
+                                deleted_at: string | null;
+                                deleted_reason: string | null;
+                                expected_close_date: string | null;
+                                id: number;
+                                item_details: {
+                                    currency: string;
+                                    title: string | null;
+                                    value: number;
+                                };
+                                lead_score: number;
+                                lead_score_category: string;
+                                lead_score_overridden: boolean;
+                                lost_reason: string | null;
+                                owner: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                pipeline: {
+                                    id: number;
+                                    name: string;
+                                };
+                                position: number;
+                                qualification_checklist: {
+                                    [key: string]: unknown;
+                                };
+                                qualified: boolean;
+                                stage: {
+                                    id: string;
+                                    name: string;
+                                };
+                                stage_entered_at: string;
+                                stage_version: number;
+                                /** @description open, won or lost */
+                                status: string;
+                                title: string;
+                                updated_at: string;
+                                value: number;
+                                won_note: string | null;
+                            }[];
+                            meta: {
+                                page: number;
+                                per_page: number;
+                                total: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Error body of the conversation service */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/accounts/{accountId}/pipelines/{pipeline_id}/stages": {
@@ -24130,10 +26505,10 @@ export interface paths {
                     inbox_id?: number;
                     name?: "conversation_created" | "conversation_opened" | "conversation_resolved" | "first_response" | "reply_time" | "incoming_message" | "outgoing_message";
                     page?: number;
-                    /** @description UNIX seconds */
-                    since?: number;
-                    /** @description UNIX seconds */
-                    until?: number;
+                    /** @description Start (included): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    since?: string | number;
+                    /** @description End (included: the whole second, or day, it names): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    until?: string | number;
                     user_id?: number;
                 };
                 header?: never;
@@ -24282,8 +26657,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** @description UNIX seconds */
-                                created_at: number;
+                                /** @description ISO 8601 */
+                                created_at: string;
                                 description: string | null;
                                 first_response_time_threshold: number;
                                 id: number;
@@ -24414,8 +26789,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description UNIX seconds */
-                            created_at: number;
+                            /** @description ISO 8601 */
+                            created_at: string;
                             description: string | null;
                             first_response_time_threshold: number;
                             id: number;
@@ -24546,8 +26921,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description UNIX seconds */
-                            created_at: number;
+                            /** @description ISO 8601 */
+                            created_at: string;
                             description: string | null;
                             first_response_time_threshold: number;
                             id: number;
@@ -24790,8 +27165,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description UNIX seconds */
-                            created_at: number;
+                            /** @description ISO 8601 */
+                            created_at: string;
                             description: string | null;
                             first_response_time_threshold: number;
                             id: number;
@@ -26011,8 +28386,8 @@ export interface paths {
         };
         put?: never;
         /**
-         * Register a webhook; the response carries its signing secret, shown only this once
-         * @description Register a webhook; the response carries its signing secret, shown only this once.
+         * Register a webhook; the response carries its signing secret, shown only this once, and its id at the top too (NooviChat's trigger node reads it there)
+         * @description Register a webhook; the response carries its signing secret, shown only this once, and its id at the top too (NooviChat's trigger node reads it there)
          *
          *     **Access:** Administrators of the account.
          */
@@ -26042,6 +28417,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            id: number;
                             payload: {
                                 webhook: {
                                     account_id: number;
@@ -28786,13 +31162,13 @@ export interface paths {
                     group_by?: "day" | "week" | "month";
                     id?: number;
                     metric: "conversations_count" | "incoming_messages_count" | "outgoing_messages_count" | "avg_first_response_time" | "avg_resolution_time" | "resolutions_count";
-                    /** @description UNIX seconds */
-                    since?: number;
+                    /** @description Start (included): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    since?: string | number;
                     /** @description hours from UTC */
                     timezone_offset?: number;
                     type: "account" | "agent" | "inbox" | "team" | "label";
-                    /** @description UNIX seconds */
-                    until?: number;
+                    /** @description End (included: the whole second, or day, it names): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    until?: string | number;
                 };
                 header?: never;
                 path: {
@@ -28909,11 +31285,11 @@ export interface paths {
             parameters: {
                 query: {
                     id?: number;
-                    /** @description UNIX seconds */
-                    since?: number;
+                    /** @description Start (included): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    since?: string | number;
                     type: "account" | "agent" | "inbox" | "team" | "label";
-                    /** @description UNIX seconds */
-                    until?: number;
+                    /** @description End (included: the whole second, or day, it names): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    until?: string | number;
                     user_id?: number;
                 };
                 header?: never;
@@ -29037,11 +31413,11 @@ export interface paths {
             parameters: {
                 query: {
                     id?: number;
-                    /** @description UNIX seconds */
-                    since?: number;
+                    /** @description Start (included): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    since?: string | number;
                     type: "account" | "agent" | "inbox" | "team" | "label";
-                    /** @description UNIX seconds */
-                    until?: number;
+                    /** @description End (included: the whole second, or day, it names): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    until?: string | number;
                 };
                 header?: never;
                 path: {
@@ -29170,10 +31546,10 @@ export interface paths {
             parameters: {
                 query?: {
                     business_hours?: boolean;
-                    /** @description UNIX seconds */
-                    since?: number;
-                    /** @description UNIX seconds */
-                    until?: number;
+                    /** @description Start (included): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    since?: string | number;
+                    /** @description End (included: the whole second, or day, it names): ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds */
+                    until?: string | number;
                 };
                 header?: never;
                 path: {
@@ -32493,107 +34869,7 @@ export interface paths {
                 };
             };
         };
-        /**
-         * Update the contact (custom_attributes merge)
-         * @description Update the contact (custom_attributes merge)
-         *
-         *     **Access:** No token: anyone may call it.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    contact_identifier: string;
-                    inbox_identifier: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        custom_attributes?: {
-                            [key: string]: unknown;
-                        };
-                        email?: string | null;
-                        identifier?: string | null;
-                        identifier_hash?: string | null;
-                        name?: string;
-                        phone_number?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            email: string | null;
-                            /** @description The contact was identified in this contact inbox with a valid identifier_hash */
-                            hmac_verified: boolean;
-                            id: number;
-                            name: string;
-                            phone_number: string | null;
-                            /** @description Token of the realtime channel */
-                            pubsub_token: string;
-                            /** @description The contact identifier of the paths */
-                            source_id: string;
-                        };
-                    };
-                };
-                /** @description Error body of the conversation service */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            code: string;
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            error: string;
-                        };
-                    };
-                };
-                /** @description Error body of the conversation service */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            code: string;
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            error: string;
-                        };
-                    };
-                };
-                /** @description Error body of the conversation service */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            code: string;
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            error: string;
-                        };
-                    };
-                };
-            };
-        };
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
