@@ -62,7 +62,7 @@ describe('GET {A}/inboxes/:id/agent_bot', () => {
       (await client(t.app, account.admin.token).get(`${account.path}/inboxes/${theirs.id}/agent_bot`)).status,
     ).toBe(404);
     expect((await call(t.app, { url })).status).toBe(401);
-    expect((await client(t.app, account.admin.token).get(`${account.path}/inboxes/x/agent_bot`)).status).toBe(422);
+    expect((await client(t.app, account.admin.token).get(`${account.path}/inboxes/x/agent_bot`)).status).toBe(404);
   });
 });
 
