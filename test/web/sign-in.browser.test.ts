@@ -118,6 +118,9 @@ describe.skipIf(!BROWSER_TESTS)('signing in to the dashboard', () => {
     await page.reload();
     await page.waitForURL(/\/app\/login\?redirect=/);
     await page.getByText('Your session has ended. Sign in again to continue.').waitFor();
+    // The sign-in page still says why after a reload (the tab keeps the reason).
+    await page.reload();
+    await page.getByText('Your session has ended. Sign in again to continue.').waitFor();
     await page.getByLabel('E-mail').fill(people.rui.email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();

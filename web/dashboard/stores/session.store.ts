@@ -1,17 +1,24 @@
 import { defineStore } from 'pinia';
-import { computed, ref, shallowRef } from 'vue';
+import { computed, ref, shallowRef, watch } from 'vue';
 import { SessionKeeper, sessionFromHeaders, type DeviceSession } from '../../shared/auth/device-session.js';
 import type { ApiError } from '../../shared/api/errors.js';
 import { api, settle, type Availability, type Profile, type ProfileAccount } from '../api.js';
 
 export const SESSION_KEY = 'ponte.session';
 const LAST_ACCOUNT_KEY = 'ponte.account';
+/** Why the last session ended, kept for this tab so the sign-in page still says it after a reload. */
+const ENDING_KEY = 'ponte.session.ending';
 
 /** The profile as the app keeps it: without the user's permanent access token. */
 export type SignedInUser = Omit<Profile, 'access_token'>;
 
 /** Why the session is gone: the user signed out, or the server ended it (a 401). */
 export type Ending = 'signed_out' | 'ended' | null;
+
+function readEnding(): Ending {
+  const kept = window.sessionStorage.getItem(ENDING_KEY);
+  return kept === 'signed_out' || kept === 'ended' ? kept : null;
+}
 
 function withoutToken(profile: Profile): SignedInUser {
   const { access_token: _permanent, ...user } = profile;
@@ -26,7 +33,11 @@ export const useSessionStore = defineStore('session', () => {
   const keeper = new SessionKeeper(window.localStorage, SESSION_KEY);
   const device = shallowRef<DeviceSession | null>(keeper.read());
   const user = shallowRef<SignedInUser | null>(null);
-  const ending = ref<Ending>(null);
+  const ending = ref<Ending>(device.value ? null : readEnding());
+  watch(ending, (why) => {
+    if (why) window.sessionStorage.setItem(ENDING_KEY, why);
+    else window.sessionStorage.removeItem(ENDING_KEY);
+  });
 
   const signedIn = computed(() => device.value !== null);
   const accounts = computed<ProfileAccount[]>(() => user.value?.accounts ?? []);
