@@ -2,6 +2,7 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
+  type FastifyRequest,
   type FastifyServerOptions,
   LogController,
   type RawReplyDefaultExpression,
@@ -20,7 +21,8 @@ import { createValidatorCompiler, lazySerializers } from './validation.js';
 import { MAX_JSON_DEPTH, nestingDepthExceeds } from './body-shape.js';
 import { HttpError } from './errors.js';
 import type { Metrics } from './metrics.js';
-import { installErrorHandling, type ErrorFormatter } from './error-handler.js';
+import { installErrorHandling, requestLanguage, type ErrorFormatter } from './error-handler.js';
+import { render, t } from '../i18n/catalogue.js';
 import { StorageHealth } from './storage-health.js';
 import { installShutdownHooks } from './shutdown.js';
 import { installRequestLog } from '../logging/request-log.js';
@@ -117,7 +119,11 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const tooDeep = () =>
-  new HttpError(400, 'body_too_deep', `The request body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`);
+  new HttpError(
+    400,
+    'body_too_deep',
+    t('The request body nests objects or arrays deeper than %{max} levels', { max: MAX_JSON_DEPTH }),
+  );
 
 /**
  * A Fastify instance with the HTTP conventions both services share: TypeBox schemas, Rails-style
@@ -154,12 +160,15 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
     },
     // Errors the router raises before any route (a path that is not valid percent-encoding, a
     // path parameter over maxParamLength) get the service's error body too.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
       const status = tooLong ? 414 : 400;
-      const message = tooLong
-        ? 'A path segment of the request is too long'
-        : 'The request path is not valid (malformed percent-encoding)';
+      const message = render(
+        tooLong
+          ? 'A path segment of the request is too long'
+          : 'The request path is not valid (malformed percent-encoding)',
+        requestLanguage(request as FastifyRequest),
+      );
       void (reply as FastifyReply)
         .code(status)
         .send(options.errorBody(status, tooLong ? 'uri_too_long' : 'malformed_path', message));
@@ -243,7 +252,7 @@ export async function createBaseApp(options: BaseAppOptions): Promise<App> {
     ] as const) {
       const field = nulAt(value, part);
       if (field)
-        throw new HttpError(422, 'invalid_character', `${field} contains a NUL character (\\u0000)`, [
+        throw new HttpError(422, 'invalid_character', t('%{field} contains a NUL character (\\u0000)', { field }), [
           { field, message: 'contains a NUL character' },
         ]);
     }

@@ -1,8 +1,7 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import { humanize } from './validation-messages.js';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Static, TObject } from '@sinclair/typebox';
-import { HttpError, type FieldProblem } from './errors.js';
+import { validationFailed, type FieldIssue } from './errors.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -25,11 +24,16 @@ const ajv = addFormats(
 );
 const compiled = new WeakMap<TObject, ValidateFunction>();
 
-const problem = (field: string, message: string): FieldProblem => ({ field, message });
-
-function invalid(details: FieldProblem[]): HttpError {
-  const summary = details.map((d) => `${d.field} ${d.message}`).join('; ');
-  return new HttpError(422, 'validation_failed', `Invalid request: ${summary}`, details);
+/**
+ * Ajv's errors as Fastify reports a body's: the error handler words them in the request's language,
+ * as it does for a JSON body.
+ */
+class FieldsInvalid extends Error {
+  readonly statusCode = 422;
+  readonly validationContext = 'body';
+  constructor(readonly validation: ErrorObject[]) {
+    super('Invalid request');
+  }
 }
 
 function isJsonProperty(schema: unknown): boolean {
@@ -48,25 +52,22 @@ function isJsonProperty(schema: unknown): boolean {
  */
 export function validateFields<T extends TObject>(schema: T, fields: Record<string, string | string[]>): Static<T> {
   const data: Record<string, unknown> = { ...fields };
-  const problems: FieldProblem[] = [];
+  const problems: FieldIssue[] = [];
   for (const [name, value] of Object.entries(data)) {
     if (typeof value !== 'string' || !isJsonProperty(schema.properties[name])) continue;
     try {
       data[name] = JSON.parse(value);
     } catch {
-      problems.push(problem(name, 'must be JSON text'));
+      problems.push({ field: name, message: 'must be JSON text' });
     }
   }
-  if (problems.length > 0) throw invalid(problems);
+  if (problems.length > 0) throw validationFailed(problems);
 
   let validate = compiled.get(schema);
   if (!validate) {
     validate = ajv.compile(schema);
     compiled.set(schema, validate);
   }
-  if (!validate(data)) {
-    const details = humanize(validate.errors ?? [], 'en');
-    throw invalid(details);
-  }
+  if (!validate(data)) throw new FieldsInvalid(validate.errors ?? []);
   return data as Static<T>;
 }

@@ -47,7 +47,7 @@ beforeAll(async () => {
     async (req) => {
       const { body, files } = await readJsonOrMultipart(req, store, MessageBody);
       return discardOnFailure(store, files, async () => {
-        if (body.content === 'fail later') throw unprocessable('the operation failed after the upload');
+        if (body.content === 'fail later') throw unprocessable('The request could not be processed');
         return { body, files };
       });
     },

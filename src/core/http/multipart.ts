@@ -3,6 +3,7 @@ import fastifyMultipart, { type Multipart } from '@fastify/multipart';
 import fp from 'fastify-plugin';
 import type { Static, TObject } from '@sinclair/typebox';
 import type { App } from './app-base.js';
+import { t, type Text } from '../i18n/catalogue.js';
 import { HttpError, payloadTooLarge, unprocessable } from './errors.js';
 import { validateFields } from './multipart-fields.js';
 import { closesConnection, detach, parserError, stopReading, watchBody, type BodyWatch } from './multipart-stream.js';
@@ -81,7 +82,7 @@ export interface ReadMultipartOptions {
   bodyKey?: string;
 }
 
-const unsupportedContentType = (message: string) => new HttpError(400, 'unsupported_content_type', message);
+const unsupportedContentType = (message: Text) => new HttpError(400, 'unsupported_content_type', message);
 const malformed = () => new HttpError(400, 'malformed_body', 'The multipart/form-data body is malformed');
 
 /** Registers multipart parsing on the app; routes opt in with `config.multipart`. */
@@ -192,7 +193,9 @@ export async function readMultipart(
       next = following;
       if (part.type === 'field') {
         if (part.valueTruncated)
-          throw payloadTooLarge(`Field ${part.fieldname} is longer than ${MAX_FIELD_BYTES} bytes`);
+          throw payloadTooLarge(
+            t('Field %{field} is longer than %{max} bytes', { field: part.fieldname, max: MAX_FIELD_BYTES }),
+          );
         const value = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
         addField(fields, unwrapName(part.fieldname, options.bodyKey), value);
         continue;
@@ -207,7 +210,9 @@ export async function readMultipart(
       if (!FILE_FIELD_NAMES.includes(fieldName)) {
         part.file.resume();
         throw unprocessable(
-          `Files must be sent as file[], file or attachments[], not as "${fieldName.slice(0, 100)}"`,
+          t('Files must be sent as file[], file or attachments[], not as "%{field}"', {
+            field: fieldName.slice(0, 100),
+          }),
           [{ field: fieldName.slice(0, 100), message: 'is not a file field' }],
         );
       }
@@ -225,7 +230,11 @@ export async function readMultipart(
       if (!format) {
         part.file.resume();
         throw unprocessable(
-          `Unsupported attachment "${fileName}" (${part.mimetype || 'no type'}): supported are ${SUPPORTED_FORMATS_TEXT}`,
+          t('Unsupported attachment "%{file}" (%{type}): supported are %{formats}', {
+            file: fileName,
+            type: part.mimetype || t('no type'),
+            formats: t(SUPPORTED_FORMATS_TEXT),
+          }),
           [{ field: fieldName, message: 'has an unsupported file type' }],
         );
       }
@@ -245,7 +254,9 @@ export async function readMultipart(
       // Busboy stops at the limit and flags the stream: the file on disk is cut short.
       if (part.file.truncated) throw fileTooLarge(maxFileBytes);
       if (saved.size === 0) {
-        throw unprocessable(`Attachment "${fileName}" is empty`, [{ field: fieldName, message: 'is an empty file' }]);
+        throw unprocessable(t('Attachment "%{file}" is empty', { file: fileName }), [
+          { field: fieldName, message: 'is an empty file' },
+        ]);
       }
     }
     // The parser takes a body without its closing delimiter (empty, garbage, cut off) for an
@@ -340,7 +351,9 @@ function withConnectionClose(request: FastifyRequest, refusal: unknown): unknown
 }
 
 const fileTooLarge = (maxBytes: number) =>
-  payloadTooLarge(`Each attachment may be at most ${Math.floor(maxBytes / 1024 / 1024)} MB`);
+  payloadTooLarge(
+    t('Each attachment may be at most %{megabytes} MB', { megabytes: Math.floor(maxBytes / 1024 / 1024) }),
+  );
 
 /** Maps whatever stopped the upload to the answer the client gets. */
 function toHttpError(err: unknown, maxFiles: number, maxFileBytes: number): unknown {
@@ -351,10 +364,10 @@ function toHttpError(err: unknown, maxFiles: number, maxFileBytes: number): unkn
     case 'FST_REQ_FILE_TOO_LARGE':
       return fileTooLarge(maxFileBytes);
     case 'FST_FILES_LIMIT':
-      return payloadTooLarge(`At most ${maxFiles} attachments per request`);
+      return payloadTooLarge(t('At most %{max} attachments per request', { max: maxFiles }));
     case 'FST_FIELDS_LIMIT':
     case 'FST_PARTS_LIMIT':
-      return payloadTooLarge(`At most ${MAX_FIELDS} fields per request`);
+      return payloadTooLarge(t('At most %{max} fields per request', { max: MAX_FIELDS }));
     default:
       break;
   }

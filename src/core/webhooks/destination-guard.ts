@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import net from 'node:net';
+import { english, t, type Text } from '../i18n/catalogue.js';
 
 /**
  * Refuses webhook destinations that resolve to loopback, private, link-local, carrier-grade NAT,
@@ -53,9 +54,10 @@ const LOCAL_NAMES = new Set([
   'instance-data',
 ]);
 
+/** A destination the guard refuses; `text` says why (a predicate of the URL, from the catalogue). */
 export class DestinationRefused extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(readonly text: Text) {
+    super(english(text));
     this.name = 'DestinationRefused';
   }
 }
@@ -142,15 +144,16 @@ export class DestinationGuard {
    * that always means this machine or a cloud's metadata service, with or without its trailing dot
    * (`localhost.`, `a.localhost.`). Hosts listed in WEBHOOK_ALLOWED_HOSTS pass.
    */
-  hostProblem(rawHost: string): string | null {
+  hostProblem(rawHost: string): Text | null {
     const host = rawHost
       .replace(/^\[|\]$/g, '')
       .toLowerCase()
       .replace(/\.+$/, '');
     if (this.hosts.has(host) || this.hosts.has(`${host}.`)) return null;
-    if (family(host)) return this.addressAllowed(host) ? null : `destination ${host} is not a public address`;
+    if (family(host))
+      return this.addressAllowed(host) ? null : t('destination %{host} is not a public address', { host });
     if (host === '' || LOCAL_NAMES.has(host) || host.endsWith('.localhost'))
-      return `destination ${host || rawHost} is not a public address`;
+      return t('destination %{host} is not a public address', { host: host || rawHost });
     return null;
   }
 
@@ -202,7 +205,12 @@ export class DestinationGuard {
       const refused = list.find((a) => !byName && !this.addressAllowed(a.address));
       if (refused || list.length === 0) {
         const e = new DestinationRefused(
-          `destination ${hostname} resolves to ${refused?.address ?? 'nothing'}, which is not a public address`,
+          refused
+            ? t('destination %{host} resolves to %{address}, which is not a public address', {
+                host: hostname,
+                address: refused.address,
+              })
+            : t('destination %{host} resolves to nothing, which is not a public address', { host: hostname }),
         ) as NodeJS.ErrnoException;
         e.code = 'EDESTINATIONREFUSED';
         return callback(e, []);

@@ -21,7 +21,7 @@ export function checkOutboundAddress(
     if (form === 'url') guard.checkUrl(trimmed);
     else guard.checkHost(trimmed);
   } catch (err) {
-    if (err instanceof DestinationRefused) throw invalidField(field, err.message);
+    if (err instanceof DestinationRefused) throw invalidField(field, err.text);
     throw err;
   }
   return trimmed;

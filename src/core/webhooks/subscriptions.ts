@@ -1,6 +1,7 @@
 import type { Generated, Kysely, Selectable, Transaction } from 'kysely';
 import { listenerOf, type EventListener, type EventOf } from '../events/dispatcher.js';
 import type { EventMap } from '../events/outbox.js';
+import { t } from '../i18n/catalogue.js';
 import { notFound, unprocessable } from '../http/errors.js';
 import { randomToken } from '../security/tokens.js';
 import { enqueueDelivery, listDeliveries, type Delivery } from './deliveries.js';
@@ -79,8 +80,14 @@ export class WebhookSubscriptions {
       const unknown = [...new Set(input.events.filter((e) => !this.known.has(e)))];
       if (unknown.length > 0) {
         throw unprocessable(
-          `Unknown webhook events: ${unknown.join(', ')} (allowed: ${[...this.known].join(', ')})`,
-          unknown.map((e) => ({ field: this.options.eventsField, message: `${e} is not a webhook event` })),
+          t('Unknown webhook events: %{events} (allowed: %{allowed})', {
+            events: unknown.join(', '),
+            allowed: [...this.known].join(', '),
+          }),
+          unknown.map((e) => ({
+            field: this.options.eventsField,
+            message: t('%{event} is not a webhook event', { event: e }),
+          })),
         );
       }
       out.events = [...new Set(input.events)];
