@@ -16,6 +16,7 @@ import { createFinanceBackground, type FinanceBackground, type FinanceBackground
 import type { FinanceDeps, FinanceSecrets } from './context.js';
 import type { FinanceDatabase } from './db/schema.js';
 import { createFinanceServices, financeModules } from './modules.js';
+import './i18n/messages.js';
 
 export const FINANCE_VERSION = '0.1.0';
 

@@ -1,5 +1,6 @@
 import { Type, type TUnsafe } from '@sinclair/typebox';
 import { HttpError, invalidField } from '../../core/http/errors.js';
+import { alternatives, t } from '../../core/i18n/catalogue.js';
 
 /**
  * Money and calendar dates at the edge of the finance API.
@@ -51,7 +52,7 @@ export function toCents(field: string, value: number): number {
   const match = Number.isFinite(value) && value >= 0 ? DECIMAL.exec(String(value)) : null;
   if (!match) throw invalidField(field, 'must be a decimal number with at most 2 decimal places');
   const cents = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
-  if (cents > Math.round(MAX_AMOUNT * 100)) throw invalidField(field, `must be at most ${MAX_AMOUNT}`);
+  if (cents > Math.round(MAX_AMOUNT * 100)) throw invalidField(field, t('must be at most %{max}', { max: MAX_AMOUNT }));
   return cents;
 }
 
@@ -84,21 +85,36 @@ export function checkPeriod(period: { from?: string; to?: string }): void {
   if (period.from && period.to && period.from > period.to) throw invalidField('from', 'must not be after to');
 }
 
+/** The sentence of each refused state change: what, then what it would have become. */
+const TRANSITIONS = {
+  bill: {
+    paid: 'This bill is %{status}: only %{allowed} bills can be paid',
+    cancelled: 'This bill is %{status}: only %{allowed} bills can be cancelled',
+  },
+  invoice: {
+    issued: 'This invoice is %{status}: only %{allowed} invoices can be issued',
+    paid: 'This invoice is %{status}: only %{allowed} invoices can be paid',
+    cancelled: 'This invoice is %{status}: only %{allowed} invoices can be cancelled',
+  },
+  contract: { cancelled: 'This contract is %{status}: only %{allowed} contracts can be cancelled' },
+} as const;
+
+type Transitions = typeof TRANSITIONS;
+type TransitionKey = { [W in keyof Transitions]: Transitions[W][keyof Transitions[W]] }[keyof Transitions];
+
 /**
  * A state change the resource's current status does not allow: 409 `invalid_transition`, nothing
  * changed. `invalidTransition('bill', 'paid', ['open'], 'paid')`: "This bill is paid: only open
  * bills can be paid".
  */
-export function invalidTransition(
-  what: string,
+export function invalidTransition<W extends keyof Transitions>(
+  what: W,
   status: string,
   allowedFrom: readonly string[],
-  done: string,
+  done: keyof Transitions[W],
 ): HttpError {
-  return new HttpError(
-    409,
-    'invalid_transition',
-    `This ${what} is ${status}: only ${allowedFrom.join(' or ')} ${what}s can be ${done}`,
-    [{ field: 'status', message: `is ${status}` }],
-  );
+  const sentence: TransitionKey = (TRANSITIONS[what] as Record<PropertyKey, TransitionKey>)[done];
+  return new HttpError(409, 'invalid_transition', t(sentence, { status, allowed: alternatives(allowedFrom) }), [
+    { field: 'status', message: t('is %{status}', { status }) },
+  ]);
 }

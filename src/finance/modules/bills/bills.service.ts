@@ -150,7 +150,7 @@ export class BillsService {
     ctx: FinanceContext,
     id: number,
     from: readonly BillStatus[],
-    done: string,
+    done: 'paid' | 'cancelled',
     change: (trx: Trx, now: number) => Promise<Bill | undefined>,
   ): Promise<Bill> {
     return this.deps.db.transaction().execute(async (trx) => {

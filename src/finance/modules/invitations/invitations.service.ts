@@ -1,4 +1,5 @@
 import { HttpError, conflict, notFound } from '../../../core/http/errors.js';
+import { t } from '../../../core/i18n/catalogue.js';
 import { randomToken, sha256Hex } from '../../../core/security/tokens.js';
 import type { FinanceContext, FinanceDeps, Trx } from '../../context.js';
 import type { Invitation } from '../../db/schema.js';
@@ -28,8 +29,8 @@ const alreadyMember = () =>
   conflict('This address is already a member of the account', [{ field: 'email', message: 'is already a member' }]);
 
 const invalidTransition = (status: string) =>
-  new HttpError(409, 'invalid_transition', `The invitation is ${status}`, [
-    { field: 'status', message: `is ${status}` },
+  new HttpError(409, 'invalid_transition', t('The invitation is %{status}', { status }), [
+    { field: 'status', message: t('is %{status}', { status }) },
   ]);
 
 const emailNotVerified = (email: string) =>

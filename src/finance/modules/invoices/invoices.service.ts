@@ -141,7 +141,7 @@ export class InvoicesService {
     ctx: FinanceContext,
     id: number,
     from: readonly InvoiceStatus[],
-    done: string,
+    done: 'issued' | 'paid' | 'cancelled',
     change: (trx: Trx, now: number) => Promise<Invoice | undefined>,
   ): Promise<Invoice> {
     return this.deps.db.transaction().execute(async (trx) => {

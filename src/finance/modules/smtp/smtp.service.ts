@@ -1,4 +1,5 @@
 import { HttpError, invalidField, notFound, unauthorized } from '../../../core/http/errors.js';
+import { t } from '../../../core/i18n/catalogue.js';
 import { createSmtpTransport, type MailTransport } from '../../../core/mail/mail.transport.js';
 import { sendQueuedNow, type TransportFor } from '../../../core/mail/mail.worker.js';
 import { enqueueEmail, type OutgoingEmail } from '../../../core/mail/outgoing-emails.js';
@@ -122,7 +123,11 @@ export class SmtpService {
   async deliverNow(emailId: string): Promise<void> {
     const error = await sendQueuedNow(this.deps.db, emailId, this.transportFor, this.deps.logger);
     if (error !== null)
-      throw new HttpError(422, 'smtp_send_failed', `The SMTP server did not accept the e-mail: ${error}`);
+      throw new HttpError(
+        422,
+        'smtp_send_failed',
+        t('The SMTP server did not accept the e-mail: %{reason}', { reason: error }),
+      );
   }
 
   /** Whether an identity e-mail (invitation, reset) can be sent for the account: SMTP_URL or the account's own server. */
@@ -227,7 +232,11 @@ export class SmtpService {
       return await sendThroughSmtp(server, message, this.guard);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      throw new HttpError(422, 'smtp_send_failed', `The SMTP server did not accept the e-mail: ${reason}`);
+      throw new HttpError(
+        422,
+        'smtp_send_failed',
+        t('The SMTP server did not accept the e-mail: %{reason}', { reason }),
+      );
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { Updateable } from 'kysely';
 import { HttpError, notFound } from '../../../core/http/errors.js';
+import { t, type Phrase } from '../../../core/i18n/catalogue.js';
 import type { FinanceContext, FinanceDeps, Q, Trx } from '../../context.js';
 import type { Bill, Transaction, TransactionsTable } from '../../db/schema.js';
 import { recordFinanceEvent, type ChangedAttribute } from '../../events.js';
@@ -35,12 +36,12 @@ const MAX_DESCRIPTION = 2000;
 export const billExpenseDescription = (bill: Pick<Bill, 'supplier' | 'description'>) =>
   (bill.description ? `${bill.supplier}: ${bill.description}` : bill.supplier).slice(0, MAX_DESCRIPTION);
 
-const linkedToBill = (billId: number, message: string, fields: string[]) =>
+const linkedToBill = (billId: number, reason: Phrase, fields: string[]) =>
   new HttpError(
     409,
     'linked_to_bill',
-    `This expense records the payment of bill ${billId}: ${message}`,
-    fields.map((field) => ({ field, message: `is set by bill ${billId}` })),
+    t('This expense records the payment of bill %{bill}: %{reason}', { bill: billId, reason }),
+    fields.map((field) => ({ field, message: t('is set by bill %{bill}', { bill: billId }) })),
   );
 
 /**
@@ -110,7 +111,10 @@ export class TransactionsService {
         if (refused.length > 0)
           throw linkedToBill(
             before.bill_id,
-            `its ${refused.join(', ')} follow the bill. Change the bill, or undo the payment with POST /api/bills/${before.bill_id}/cancel`,
+            t(
+              'its %{fields} follow the bill. Change the bill, or undo the payment with POST /api/bills/%{bill}/cancel',
+              { fields: refused.join(', '), bill: before.bill_id },
+            ),
             refused,
           );
       }
@@ -124,7 +128,7 @@ export class TransactionsService {
       if (row.bill_id !== null)
         throw linkedToBill(
           row.bill_id,
-          `undo the payment with POST /api/bills/${row.bill_id}/cancel instead (or delete the bill)`,
+          t('undo the payment with POST /api/bills/%{bill}/cancel instead (or delete the bill)', { bill: row.bill_id }),
           ['billId'],
         );
       if (!(await repo.deleteTransaction(trx, ctx.accountId, id))) throw notFound('Transaction');

@@ -1,0 +1,5 @@
+/**
+ * The finance service's catalogue files, loaded with the service (core/i18n/catalogue.ts): what
+ * the service writes for people is rendered from them, in English or Brazilian Portuguese.
+ */
+import './errors.messages.js';
