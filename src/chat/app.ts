@@ -17,6 +17,7 @@ import { authPlugin } from './auth/auth.plugin.js';
 import type { ChatDeps } from './context.js';
 import { roomChannel } from './realtime/realtime.channel.js';
 import { chatModules, createChatServices } from './modules.js';
+import './i18n/messages.js';
 
 export const CHAT_VERSION = '0.1.0';
 

@@ -17,6 +17,7 @@ import type { MessageListQuery } from '../modules/messages/messages.schema.js';
 import type { MessagesService } from '../modules/messages/messages.service.js';
 import { checkIdentity } from './public.hmac.js';
 import type { PublicContactBody, PublicEventBody } from './public.schema.js';
+import { t } from '../../core/i18n/catalogue.js';
 
 /** A public contact body without its identifier_hash: the contact fields the services take. */
 type ContactFields = Omit<PublicContactBody, 'identifier_hash'>;
@@ -301,7 +302,10 @@ export class PublicService {
     if (body.name === 'campaign.triggered' && !(Number.isInteger(campaignId) && (campaignId as number) > 0))
       throw invalidField('event_info.campaign_id', 'must be the number of a campaign');
     if (JSON.stringify(eventInfo).length > MAX_EVENT_INFO_CHARS) {
-      throw invalidField('event_info', `is too large (maximum is ${MAX_EVENT_INFO_CHARS} characters as JSON)`);
+      throw invalidField(
+        'event_info',
+        t('is too large (maximum is %{max} characters as JSON)', { max: MAX_EVENT_INFO_CHARS }),
+      );
     }
     await this.deps.db.transaction().execute(async (trx) => {
       await this.recordTriggered(trx, await this.resolve(inboxIdentifier, sourceId, trx), eventInfo);

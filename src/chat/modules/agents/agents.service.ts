@@ -1,4 +1,4 @@
-import { conflict, notFound, unprocessable } from '../../../core/http/errors.js';
+import { conflict, invalidField, notFound, unprocessable } from '../../../core/http/errors.js';
 import type { AccountContext, ChatDeps, Q, Trx } from '../../context.js';
 import type { AccountRole, Availability, User } from '../../db/schema.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
@@ -6,6 +6,7 @@ import type { UsersService } from '../users/users.service.js';
 import * as repo from './agents.repository.js';
 import type { AgentRow } from './agents.repository.js';
 import type { AgentCreateBody, AgentUpdateBody, AvailabilityInput } from './agents.schema.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 const availability = (v: AvailabilityInput | undefined): Availability | undefined =>
   v === undefined ? undefined : v === 'available' ? 'online' : v;
@@ -69,8 +70,7 @@ export class AgentsService {
     const found = new Set(agents.map((a) => a.id));
     const missing = [...new Set(userIds)].filter((id) => !found.has(id));
     if (missing.length > 0) {
-      const message = `are not agents of this account: ${missing.join(', ')}`;
-      throw unprocessable(`${field} ${message}`, [{ field, message }]);
+      throw invalidField(field, t('are not agents of this account: %{ids}', { ids: missing.join(', ') }));
     }
     return agents;
   }

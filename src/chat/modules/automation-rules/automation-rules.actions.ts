@@ -9,6 +9,7 @@ import type { ConversationsService } from '../conversations/conversations.servic
 import type { MessagesService } from '../messages/messages.service.js';
 import { ACTION_NAMES, type ActionName, type RuleAction } from './automation-rules.schema.js';
 import { composeRuleEmail } from './automation.email.js';
+import { t, type Text } from '../../../core/i18n/catalogue.js';
 
 /** An action as stored: a known name and params checked and normalized for it. */
 export interface StoredAction {
@@ -45,24 +46,26 @@ export async function validateActions(
     if (!(ACTION_NAMES as readonly string[]).includes(name)) {
       throw invalidField(
         `actions.${i}.action_name`,
-        `'${action.action_name}' is not an action (use ${ACTION_NAMES.join(', ')})`,
+        t("'%{name}' is not an action (use %{names})", { name: action.action_name, names: ACTION_NAMES.join(', ') }),
       );
     }
     const params = action.action_params ?? [];
-    const fail = (message: string): never => {
+    const fail = (message: Text): never => {
       throw invalidField(field, message);
     };
     const one = () => (params.length === 1 ? params[0] : fail('must hold exactly one value'));
     const strings = () => params.map((p) => (typeof p === 'string' ? p.trim() : fail('must be strings')));
     const oneOf = (allowed: readonly string[]) => {
       const v = String(one()).trim().toLowerCase();
-      return allowed.includes(v) ? v : fail(`'${String(one())}' is not one of ${allowed.join(', ')}`);
+      return allowed.includes(v)
+        ? v
+        : fail(t("'%{value}' is not one of %{allowed}", { value: String(one()), allowed: allowed.join(', ') }));
     };
     switch (name) {
       case 'assign_agent': {
         const id = idOf(one(), fail);
         const [agent] = await services.agents.byIds(q, accountId, [id]);
-        if (!agent) fail(`${id} is not an agent of this account`);
+        if (!agent) fail(t('%{id} is not an agent of this account', { id }));
         out.push({ action_name: name, action_params: [id] });
         break;
       }
@@ -70,7 +73,7 @@ export async function validateActions(
         const id = idOf(one(), fail);
         await services.conversations.checkTeam(q, accountId, id).catch((err) => {
           throw err instanceof HttpError && err.statusCode === 422
-            ? invalidField(field, `${id} is not a team of this account`)
+            ? invalidField(field, t('%{id} is not a team of this account', { id }))
             : err;
         });
         out.push({ action_name: name, action_params: [id] });
@@ -79,16 +82,17 @@ export async function validateActions(
       case 'add_label':
       case 'remove_label': {
         if (params.length === 0) fail('must name at least one label');
-        if (params.length > MAX_LABELS) fail(`must name at most ${MAX_LABELS} labels`);
+        if (params.length > MAX_LABELS) fail(t('must name at most %{max} labels', { max: MAX_LABELS }));
         out.push({ action_name: name, action_params: normalizeLabels(strings(), field) });
         break;
       }
       case 'send_email': {
         if (params.length === 0) fail('must name at least one e-mail address');
-        if (params.length > MAX_EMAIL_RECIPIENTS) fail(`must name at most ${MAX_EMAIL_RECIPIENTS} e-mail addresses`);
+        if (params.length > MAX_EMAIL_RECIPIENTS)
+          fail(t('must name at most %{max} e-mail addresses', { max: MAX_EMAIL_RECIPIENTS }));
         const emails = strings();
         const bad = emails.find((e) => e.length > 254 || !EMAIL.test(e));
-        if (bad !== undefined) fail(`'${bad}' is not a valid e-mail address`);
+        if (bad !== undefined) fail(t("'%{address}' is not a valid e-mail address", { address: bad }));
         out.push({ action_name: name, action_params: [...new Set(emails)] });
         break;
       }
@@ -105,7 +109,7 @@ export async function validateActions(
       case 'add_sla': {
         const id = idOf(one(), fail);
         if (!(await services.conversations.slaPolicyExists(q, accountId, id)))
-          fail(`${id} is not an SLA policy of this account`);
+          fail(t('%{id} is not an SLA policy of this account', { id }));
         out.push({ action_name: name, action_params: [id] });
         break;
       }
@@ -114,7 +118,7 @@ export async function validateActions(
   return out;
 }
 
-function idOf(value: string | number, fail: (message: string) => never): number {
+function idOf(value: string | number, fail: (message: Text) => never): number {
   const n = typeof value === 'number' ? value : /^\d{1,10}$/.test(value.trim()) ? Number(value) : NaN;
   return Number.isInteger(n) && n >= 1 && n <= 2147483647 ? n : fail('must be an id');
 }
@@ -161,7 +165,8 @@ export const CONVERSATION_ACTIONS: Readonly<Record<ActionName, ConversationActio
     const changes = services.conversationChanges;
     const current = await changes.labels(ctx, displayId, trx);
     const next = [...new Set([...current, ...params.map(String)])];
-    if (next.length > MAX_LABELS) throw unprocessable(`a conversation has at most ${MAX_LABELS} labels`);
+    if (next.length > MAX_LABELS)
+      throw unprocessable(t('a conversation has at most %{max} labels', { max: MAX_LABELS }));
     await changes.replaceLabels(ctx, displayId, next, trx);
   },
   async remove_label(trx, _deps, services, { ctx, displayId }, params) {

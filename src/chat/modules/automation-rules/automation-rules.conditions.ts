@@ -7,6 +7,7 @@ import {
   type ConversationCondition,
   type FilterCriterion,
 } from '../conversations/conversations.filter.js';
+import { t, type Text } from '../../../core/i18n/catalogue.js';
 
 /**
  * Rule conditions are conversation filter criteria (conversations.filter.ts: the same whitelisted
@@ -49,13 +50,20 @@ function messageAttribute(
 ): ConversationCondition | undefined {
   if (!Object.hasOwn(MESSAGE_ATTRIBUTES, c.attribute_key)) return undefined;
   if (options.eventName !== 'message_created') {
-    throw invalidField(`${path}.attribute_key`, `'${c.attribute_key}' is only available in message_created rules`);
+    throw invalidField(
+      `${path}.attribute_key`,
+      t("'%{key}' is only available in message_created rules", { key: c.attribute_key }),
+    );
   }
   const operators = MESSAGE_ATTRIBUTES[c.attribute_key];
   if (!operators.includes(c.filter_operator)) {
     throw invalidField(
       `${path}.filter_operator`,
-      `'${c.filter_operator}' is not supported for '${c.attribute_key}' (use ${operators.join(', ')})`,
+      t("'%{operator}' is not supported for '%{key}' (use %{operators})", {
+        operator: c.filter_operator,
+        key: c.attribute_key,
+        operators: operators.join(', '),
+      }),
     );
   }
   const values = (c.values ?? [])
@@ -69,7 +77,9 @@ function messageAttribute(
   let negative = false;
   if (c.attribute_key === 'message_type') {
     const codes = values.map(
-      (v) => MESSAGE_TYPES[v.toLowerCase()] ?? invalidValue(path, `'${v}' is not one of incoming, outgoing`),
+      (v) =>
+        MESSAGE_TYPES[v.toLowerCase()] ??
+        invalidValue(path, t("'%{value}' is not one of incoming, outgoing", { value: v })),
     );
     negative = c.filter_operator === 'not_equal_to';
     match = (eb) => eb.or([eb('messages.message_type', 'in', codes)]);
@@ -94,6 +104,6 @@ function messageAttribute(
   };
 }
 
-function invalidValue(path: string, message: string): never {
+function invalidValue(path: string, message: Text): never {
   throw invalidField(`${path}.values`, message);
 }

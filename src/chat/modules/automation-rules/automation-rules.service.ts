@@ -12,6 +12,7 @@ import {
   type RuleCreateBody,
   type RuleUpdateBody,
 } from './automation-rules.schema.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 export const RULES_PER_PAGE = 100;
 export const RUNS_PER_PAGE = 25;
@@ -117,7 +118,10 @@ export class AutomationRulesService {
 
   private checkEvent(eventName: string) {
     if (!(RULE_EVENTS as readonly string[]).includes(eventName)) {
-      throw invalidField('event_name', `'${eventName}' is not supported (use ${RULE_EVENTS.join(', ')})`);
+      throw invalidField(
+        'event_name',
+        t("'%{event}' is not supported (use %{events})", { event: eventName, events: RULE_EVENTS.join(', ') }),
+      );
     }
   }
 

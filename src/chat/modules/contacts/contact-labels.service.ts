@@ -1,7 +1,8 @@
-import { unprocessable, type FieldProblem } from '../../../core/http/errors.js';
+import { fieldSentence, unprocessable, type FieldIssue } from '../../../core/http/errors.js';
 import type { AccountContext, ChatDeps, Trx } from '../../context.js';
 import * as labelsRepo from './contact-labels.repository.js';
 import type { ContactsService } from './contacts.service.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 /** Labels are stored trimmed and lower-cased (Chatwoot's taggings force lower case). */
 const normalizeLabel = (raw: string) => raw.trim().toLowerCase();
@@ -12,7 +13,7 @@ const normalizeLabel = (raw: string) => raw.trim().toLowerCase();
  */
 export function normalizeLabels(labels: readonly string[], field = 'labels'): string[] {
   const out = new Set<string>();
-  const problems: FieldProblem[] = [];
+  const problems: FieldIssue[] = [];
   labels.forEach((raw, i) => {
     const label = normalizeLabel(raw);
     if (label === '') problems.push({ field: `${field}.${i}`, message: "can't be blank" });
@@ -22,7 +23,7 @@ export function normalizeLabels(labels: readonly string[], field = 'labels'): st
     else out.add(label);
   });
   if (problems.length > 0)
-    throw unprocessable(`Invalid labels: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, problems);
+    throw unprocessable(t('Invalid labels: %{problems}', { problems: problems.map(fieldSentence) }), problems);
   return [...out].sort();
 }
 

@@ -11,6 +11,7 @@ import {
   type FilterCriterion,
   type FilterOperator,
 } from '../conversations/conversations.filter.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 /**
  * Contact filter criteria -> a SQL condition on `contacts` (POST {A}/contacts/filter): the same
@@ -82,12 +83,19 @@ function compileOne(c: FilterCriterion, path: string, options: ContactFilterOpti
     : undefined;
   const extra = spec ? undefined : options.extraAttribute?.(c, path);
   if (extra) return extra;
-  if (!spec) throw invalidField(`${path}.attribute_key`, `'${c.attribute_key}' is not a supported attribute`);
+  if (!spec)
+    throw invalidField(`${path}.attribute_key`, t("'%{key}' is not a supported attribute", { key: c.attribute_key }));
   const op = c.filter_operator as FilterOperator;
   if (!(FILTER_OPERATORS as readonly string[]).includes(op))
-    throw invalidField(`${path}.filter_operator`, `'${c.filter_operator}' is not a supported operator`);
+    throw invalidField(
+      `${path}.filter_operator`,
+      t("'%{operator}' is not a supported operator", { operator: c.filter_operator }),
+    );
   if (!OPERATORS_OF[spec.kind].includes(op))
-    throw invalidField(`${path}.filter_operator`, `'${op}' is not supported for '${c.attribute_key}'`);
+    throw invalidField(
+      `${path}.filter_operator`,
+      t("'%{operator}' is not supported for '%{key}'", { operator: op, key: c.attribute_key }),
+    );
   const raw = (c.values ?? []).filter((v) => v !== null && v !== '');
   const values = new ValueReader(raw, `${path}.values`);
   if (op === 'is_present' || op === 'is_not_present') return presence(spec, op === 'is_present', options);

@@ -4,6 +4,7 @@ import type { DialectName } from '../../../core/db/database.js';
 import { invalidField } from '../../../core/http/errors.js';
 import type { ChatDatabase, ConversationsTable } from '../../db/schema.js';
 import { PRIORITIES, STATUSES } from './conversations.schema.js';
+import { t, type Text } from '../../../core/i18n/catalogue.js';
 
 /**
  * Conversation filter criteria -> a SQL condition on `conversations` (POST {A}/conversations/filter,
@@ -110,7 +111,10 @@ export function chainCriteria<DB, TB extends keyof DB>(
   const joiners = criteria.slice(0, -1).map((c, i) => {
     const op = (c.query_operator ?? 'and').toLowerCase();
     if (op !== 'and' && op !== 'or')
-      throw invalidField(`${field}.${i}.query_operator`, `'${c.query_operator}' is not supported (use AND or OR)`);
+      throw invalidField(
+        `${field}.${i}.query_operator`,
+        t("'%{operator}' is not supported (use AND or OR)", { operator: String(c.query_operator) }),
+      );
     return op;
   });
   return (eb) => {
@@ -127,13 +131,20 @@ function compileOne(c: FilterCriterion, path: string, options: FilterOptions): C
   const spec = Object.hasOwn(FILTER_ATTRIBUTES, c.attribute_key) ? FILTER_ATTRIBUTES[c.attribute_key] : undefined;
   const extra = spec ? undefined : options.extraAttribute?.(c, path);
   if (extra) return extra;
-  if (!spec) throw invalidField(`${path}.attribute_key`, `'${c.attribute_key}' is not a supported attribute`);
+  if (!spec)
+    throw invalidField(`${path}.attribute_key`, t("'%{key}' is not a supported attribute", { key: c.attribute_key }));
   const op = c.filter_operator as FilterOperator;
   if (!(FILTER_OPERATORS as readonly string[]).includes(op)) {
-    throw invalidField(`${path}.filter_operator`, `'${c.filter_operator}' is not a supported operator`);
+    throw invalidField(
+      `${path}.filter_operator`,
+      t("'%{operator}' is not a supported operator", { operator: c.filter_operator }),
+    );
   }
   if (!OPERATORS_OF[spec.kind].includes(op)) {
-    throw invalidField(`${path}.filter_operator`, `'${op}' is not supported for '${c.attribute_key}'`);
+    throw invalidField(
+      `${path}.filter_operator`,
+      t("'%{operator}' is not supported for '%{key}'", { operator: op, key: c.attribute_key }),
+    );
   }
   const raw = (c.values ?? []).filter((v) => v !== null && v !== '');
   const values = new ValueReader(raw, `${path}.values`);
@@ -256,7 +267,7 @@ export class ValueReader {
     private readonly path: string,
   ) {}
 
-  private fail(message: string): never {
+  private fail(message: Text): never {
     throw invalidField(this.path, message);
   }
 
@@ -270,7 +281,9 @@ export class ValueReader {
   enums(allowed: readonly string[]): string[] {
     return this.strings().map((s) => {
       const v = s.toLowerCase();
-      return allowed.includes(v) ? v : this.fail(`'${s}' is not one of ${allowed.join(', ')}`);
+      return allowed.includes(v)
+        ? v
+        : this.fail(t("'%{value}' is not one of %{allowed}", { value: s, allowed: allowed.join(', ') }));
     });
   }
 

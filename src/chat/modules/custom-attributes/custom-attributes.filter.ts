@@ -13,6 +13,7 @@ import {
   type FilterOperator,
 } from '../conversations/conversations.filter.js';
 import type { AttributeModel, DisplayType } from './custom-attributes.migration.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 /**
  * Criteria on a defined custom attribute -> a SQL condition on the `custom_attributes` of
@@ -98,11 +99,19 @@ export function customAttributeCondition<T extends FilteredTable>(
   const kind = KIND_OF[definition.attribute_display_type];
   const op = c.filter_operator as FilterOperator;
   if (!(FILTER_OPERATORS as readonly string[]).includes(op))
-    throw invalidField(`${path}.filter_operator`, `'${c.filter_operator}' is not a supported operator`);
+    throw invalidField(
+      `${path}.filter_operator`,
+      t("'%{operator}' is not a supported operator", { operator: c.filter_operator }),
+    );
   if (!OPERATORS_OF_TYPE[kind].includes(op))
     throw invalidField(
       `${path}.filter_operator`,
-      `'${op}' is not supported for '${c.attribute_key}' (${definition.attribute_display_type}: use ${OPERATORS_OF_TYPE[kind].join(', ')})`,
+      t("'%{operator}' is not supported for '%{key}' (%{type}: use %{operators})", {
+        operator: op,
+        key: c.attribute_key,
+        type: definition.attribute_display_type,
+        operators: OPERATORS_OF_TYPE[kind].join(', '),
+      }),
     );
   const column = `${table}.custom_attributes`;
   const key = definition.attribute_key;

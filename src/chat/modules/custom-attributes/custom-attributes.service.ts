@@ -22,6 +22,7 @@ import {
 import { storedDefault, storedValues } from './custom-attributes.presenter.js';
 import * as repo from './custom-attributes.repository.js';
 import type { DefinitionCreateBody, DefinitionListQuery, DefinitionUpdateBody } from './custom-attributes.schema.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 /** snake_case: lowercase letters, digits and underscores, not starting with an underscore. */
 const KEY = /^[a-z0-9][a-z0-9_]*$/;
@@ -47,7 +48,7 @@ const RESERVED_KEYS: Record<AttributeModel, ReadonlySet<string>> = {
 function enumOf<T extends string>(values: readonly T[], input: string | number, field: string): T {
   const index = typeof input === 'number' ? input : /^\d+$/.test(input) ? Number(input) : -1;
   const value = index >= 0 ? values[index] : values.find((v) => v === input);
-  if (value === undefined) throw invalidField(field, `must be one of ${values.join(', ')}`);
+  if (value === undefined) throw invalidField(field, t('must be one of %{values}', { values: values.join(', ') }));
   return value;
 }
 
@@ -59,7 +60,10 @@ function cleanKey(raw: string, model: AttributeModel): string {
   if (!KEY.test(key))
     throw invalidField('attribute_key', 'must be snake_case: lowercase letters, digits and underscores');
   if (RESERVED_KEYS[model].has(key))
-    throw invalidField('attribute_key', `'${key}' is a standard attribute of ${model.replace('_attribute', '')}s`);
+    throw invalidField(
+      'attribute_key',
+      t("'%{key}' is a standard attribute of %{model}s", { key, model: model.replace('_attribute', '') }),
+    );
   return key;
 }
 

@@ -12,6 +12,7 @@ import type {
   SavedCriterion,
   SavedQuery,
 } from './custom-filters.schema.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 /** Chatwoot's limit of saved filters per user and account. */
 export const MAX_FILTERS_PER_USER = 50;
@@ -23,7 +24,9 @@ const limitReached = () =>
   new HttpError(
     422,
     'limit_reached',
-    `Limit reached. The maximum number of allowed custom filters for a user per account is ${MAX_FILTERS_PER_USER}.`,
+    t('Limit reached. The maximum number of allowed custom filters for a user per account is %{max}.', {
+      max: MAX_FILTERS_PER_USER,
+    }),
   );
 
 /** The type a body names: `filter_type`, else `type`, else the query string's `filter_type`. */

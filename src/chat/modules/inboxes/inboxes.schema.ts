@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { invalidField } from '../../../core/http/errors.js';
 import { HttpUrl, JsonObject, Nullable, TimeZone } from '../../../core/http/schemas.js';
+import type { Text } from '../../../core/i18n/catalogue.js';
 
 /** Channel `type` in requests -> the stored `channel_type` (Chatwoot's class names). */
 export const CHANNEL_TYPES = {
@@ -94,7 +95,7 @@ export function parseWorkingHours(text: string | null | undefined): WorkingDay[]
 export function normalizeWorkingHours(entries: readonly WorkingHour[], current: readonly WorkingDay[]): WorkingDay[] {
   const days = new Map(current.map((d) => [d.day_of_week, { ...d }]));
   const seen = new Set<number>();
-  const fail = (field: string, message: string): never => {
+  const fail = (field: string, message: Text): never => {
     throw invalidField(field, message);
   };
   entries.forEach((e, i) => {

@@ -19,6 +19,7 @@ import {
   type WorkingDay,
   type WorkingHour,
 } from './inboxes.schema.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 /** The subscriber type of an API inbox's webhook deliveries (its channel secret signs them: background.ts). */
 export const API_INBOX_SUBSCRIBER = 'api_inbox';
@@ -137,7 +138,7 @@ export class InboxesService {
     if (required) {
       const value = (channel as Record<string, unknown>)[required];
       if (typeof value !== 'string' || value.trim() === '')
-        throw invalidField(`channel.${required}`, `is required for ${type} channels`);
+        throw invalidField(`channel.${required}`, t('is required for %{type} channels', { type }));
     }
     this.checkChannelUrls(channel);
     const now = Date.now();

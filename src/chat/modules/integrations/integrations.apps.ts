@@ -1,7 +1,8 @@
-import { invalidField, unprocessable } from '../../../core/http/errors.js';
+import { HttpError, fieldSentence, invalidField, unprocessable, type FieldIssue } from '../../../core/http/errors.js';
 import { isHttpUrl } from '../../../core/http/validation.js';
 import type { DestinationGuard } from '../../../core/webhooks/destination-guard.js';
 import { checkOutboundAddress } from '../../../core/webhooks/outbound-policy.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 /**
  * The app catalogue: the integrations Ponte really runs, and the settings each one takes. An app
@@ -134,13 +135,13 @@ export function cleanSettings(
   guard: DestinationGuard,
 ): CleanSettings {
   const out: CleanSettings = { settings: { ...current.settings }, secrets: { ...current.secrets } };
-  const problems: { field: string; message: string }[] = [];
+  const problems: FieldIssue[] = [];
   for (const [name, raw] of Object.entries(input)) {
     const field = `settings.${name}`;
     const spec = app.fields.find((f) => f.name === name);
     if (!spec) {
-      const known = app.fields.map((f) => f.name).join(', ') || 'none';
-      problems.push({ field, message: `is not a setting of ${app.id} (settings: ${known})` });
+      const known = app.fields.map((f) => f.name).join(', ') || t('none');
+      problems.push({ field, message: t('is not a setting of %{app} (settings: %{known})', { app: app.id, known }) });
       continue;
     }
     const target = spec.secret ? out.secrets : out.settings;
@@ -155,12 +156,12 @@ export function cleanSettings(
     const value = raw.trim();
     if (value === '') problems.push({ field, message: "can't be blank" });
     else if (value.length > spec.maxLength)
-      problems.push({ field, message: `is too long (at most ${spec.maxLength} characters)` });
+      problems.push({ field, message: t('is too long (at most %{max} characters)', { max: spec.maxLength }) });
     else {
       try {
         target[name] = spec.clean ? spec.clean(value, field, guard) : value;
       } catch (err) {
-        const details = (err as { details?: { field: string; message: string }[] }).details;
+        const details = err instanceof HttpError ? err.details : undefined;
         if (!details) throw err;
         problems.push(...details);
       }
@@ -173,7 +174,7 @@ export function cleanSettings(
   }
   if (problems.length > 0)
     throw unprocessable(
-      `Invalid ${app.id} settings: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
+      t('Invalid %{app} settings: %{problems}', { app: app.id, problems: problems.map(fieldSentence) }),
       problems,
     );
   return out;

@@ -10,6 +10,7 @@ import { APPS, cleanSettings, findApp, type AppDefinition, type CleanSettings } 
 import type { IntegrationHook } from './integrations.migration.js';
 import * as repo from './integrations.repository.js';
 import type { HookCreateBody, HookStatusInput, HookUpdateBody } from './integrations.schema.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 /** The key file under DATA_DIR when CHAT_ENCRYPTION_KEY is not set. */
 export const CHAT_ENCRYPTION_KEY_FILE = 'chat-encryption.key';
@@ -107,15 +108,25 @@ export class IntegrationsService {
     const appId = body.app_id.trim();
     const app = findApp(appId);
     if (!app)
-      throw invalidField('app_id', `is not an available integration (apps: ${APPS.map((a) => a.id).join(', ')})`);
-    if (app.managedAt) throw invalidField('app_id', `${app.id} is managed at ${app.managedAt}, not as hooks`);
+      throw invalidField(
+        'app_id',
+        t('is not an available integration (apps: %{apps})', { apps: APPS.map((a) => a.id).join(', ') }),
+      );
+    if (app.managedAt)
+      throw invalidField(
+        'app_id',
+        t('%{app} is managed at %{path}, not as hooks', { app: app.id, path: app.managedAt }),
+      );
     const inboxId = body.inbox_id ?? null;
     if (inboxId !== null) await this.services.inboxes.get(ctx, inboxId);
     const clean = cleanSettings(app, body.settings ?? {}, { settings: {}, secrets: {} }, this.guard);
     return this.deps.db.transaction().execute(async (trx) => {
       if (await repo.findHookInScope(trx, ctx.accountId, app.id, inboxId)) {
-        const scope = inboxId === null ? 'this account' : 'this inbox';
-        throw conflict(`An ${app.id} hook for ${scope} already exists: change it with PATCH`, [
+        const exists =
+          inboxId === null
+            ? t('An %{app} hook for this account already exists: change it with PATCH', { app: app.id })
+            : t('An %{app} hook for this inbox already exists: change it with PATCH', { app: app.id });
+        throw conflict(exists, [
           { field: inboxId === null ? 'app_id' : 'inbox_id', message: 'has already been taken' },
         ]);
       }
@@ -181,15 +192,26 @@ export class IntegrationsService {
     const hook = await this.get(ctx, id);
     const app = findApp(hook.app_id);
     if (!app || app.id !== appId)
-      throw new HttpError(422, 'unsupported_event', `Hook ${id} is a ${hook.app_id} hook, which processes no events`);
+      throw new HttpError(
+        422,
+        'unsupported_event',
+        t('Hook %{id} is a %{app} hook, which processes no events', { id, app: hook.app_id }),
+      );
     if (hook.status !== 1)
-      throw new HttpError(422, 'hook_disabled', `Hook ${id} is disabled: enable it with PATCH {"status": 1}`);
+      throw new HttpError(
+        422,
+        'hook_disabled',
+        t('Hook %{id} is disabled: enable it with PATCH {"status": 1}', { id }),
+      );
     const secrets = this.open(hook);
     if (secrets === null)
       throw new HttpError(
         422,
         'secret_unreadable',
-        `The secret settings of hook ${id} cannot be decrypted (CHAT_ENCRYPTION_KEY changed?): save them again with PATCH`,
+        t(
+          'The secret settings of hook %{id} cannot be decrypted (CHAT_ENCRYPTION_KEY changed?): save them again with PATCH',
+          { id },
+        ),
       );
     return { hook, app, settings: stringsOf(parseJsonObject(hook.settings)), secrets };
   }

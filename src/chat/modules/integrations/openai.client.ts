@@ -1,6 +1,7 @@
 import { HttpError } from '../../../core/http/errors.js';
 import { LazyAgent } from '../../../core/http/outgoing-agent.js';
 import { DestinationRefused, type DestinationGuard } from '../../../core/webhooks/destination-guard.js';
+import { phrase, t, type Text } from '../../../core/i18n/catalogue.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -26,7 +27,7 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
 /** How much of an endpoint's own error message an answer repeats. */
 const MAX_UPSTREAM_MESSAGE = 300;
 
-const upstream = (status: number, code: string, message: string, headers?: Record<string, string>) =>
+const upstream = (status: number, code: string, message: Text, headers?: Record<string, string>) =>
   new HttpError(status, code, message, undefined, headers);
 
 /** `{base_url}/chat/completions`, keeping a query string (`?api-version=...`). */
@@ -117,8 +118,11 @@ function refused(err: unknown): HttpError {
   return new HttpError(
     422,
     'destination_refused',
-    `The assistant's endpoint is refused: ${err.message} (settings.base_url; private addresses need WEBHOOK_ALLOWED_HOSTS)`,
-    [{ field: 'settings.base_url', message: err.message }],
+    t(
+      "The assistant's endpoint is refused: %{reason} (settings.base_url; private addresses need WEBHOOK_ALLOWED_HOSTS)",
+      { reason: phrase(err.text) },
+    ),
+    [{ field: 'settings.base_url', message: err.text }],
   );
 }
 
@@ -131,13 +135,20 @@ function transportError(err: unknown, timeoutMs: number): HttpError {
     return upstream(
       504,
       'upstream_timeout',
-      `The OpenAI-compatible endpoint did not answer within ${timeoutMs / 1000} s (INTEGRATIONS_TIMEOUT_SECONDS)`,
+      t('The OpenAI-compatible endpoint did not answer within %{seconds} s (INTEGRATIONS_TIMEOUT_SECONDS)', {
+        seconds: timeoutMs / 1000,
+      }),
     );
   if (err instanceof DestinationRefused) return refused(err);
+  if (e?.cause instanceof DestinationRefused) return refused(e.cause);
   if (e?.cause?.name === 'DestinationRefused' || e?.cause?.code === 'EDESTINATIONREFUSED')
-    return refused(new DestinationRefused(e.cause.message ?? 'destination refused'));
+    return refused(new DestinationRefused('destination refused'));
   const code = e?.cause?.code ?? e?.name ?? 'error';
-  return upstream(502, 'upstream_unreachable', `The OpenAI-compatible endpoint could not be reached (${code})`);
+  return upstream(
+    502,
+    'upstream_unreachable',
+    t('The OpenAI-compatible endpoint could not be reached (%{code})', { code }),
+  );
 }
 
 /** The endpoint's own error message (`{error: {message}}` or `{error: "..."}`), clipped, without the key. */
@@ -174,7 +185,7 @@ function statusError(status: number, text: string, retryAfter: string | null, ap
     return upstream(
       422,
       'api_key_refused',
-      `The OpenAI-compatible endpoint refused the API key (HTTP ${status}): check settings.api_key`,
+      t('The OpenAI-compatible endpoint refused the API key (HTTP %{status}): check settings.api_key', { status }),
     );
   if (status === 429) {
     if (upstreamErrorCode(text) === 'insufficient_quota')
@@ -189,35 +200,42 @@ function statusError(status: number, text: string, retryAfter: string | null, ap
     return upstream(
       429,
       'upstream_rate_limited',
-      `The OpenAI-compatible endpoint is rate-limiting this API key: try again in ${wait} s`,
+      t('The OpenAI-compatible endpoint is rate-limiting this API key: try again in %{seconds} s', { seconds: wait }),
       { 'retry-after': String(wait) },
     );
   }
   if (status >= 400 && status < 500) {
     const said = upstreamMessage(text, apiKey);
-    const hint = status === 404 ? ': check settings.base_url and settings.model' : '';
-    return upstream(
-      422,
-      'upstream_rejected',
-      `The OpenAI-compatible endpoint refused the request (HTTP ${status})${hint}${said ? `: ${said}` : ''}`,
-    );
+    const refusal =
+      status === 404
+        ? t(
+            'The OpenAI-compatible endpoint refused the request (HTTP %{status}): check settings.base_url and settings.model',
+            {
+              status,
+            },
+          )
+        : t('The OpenAI-compatible endpoint refused the request (HTTP %{status})', { status });
+    return upstream(422, 'upstream_rejected', said ? t('%{refusal}: %{said}', { refusal, said }) : refusal);
   }
   if (status >= 300 && status < 400)
     return upstream(
       502,
       'upstream_error',
-      `The OpenAI-compatible endpoint answered a redirect (HTTP ${status}), which is not followed: check settings.base_url`,
+      t(
+        'The OpenAI-compatible endpoint answered a redirect (HTTP %{status}), which is not followed: check settings.base_url',
+        { status },
+      ),
     );
-  return upstream(502, 'upstream_error', `The OpenAI-compatible endpoint failed (HTTP ${status})`);
+  return upstream(502, 'upstream_error', t('The OpenAI-compatible endpoint failed (HTTP %{status})', { status }));
 }
 
 /** `choices[0].message.content` of a chat completion; 502 for anything else. */
 function completionText(text: string): string {
-  const invalid = (what: string) =>
+  const invalid = (what: Text) =>
     upstream(
       502,
       'upstream_invalid_response',
-      `The OpenAI-compatible endpoint answered ${what}, not a chat completion`,
+      t('The OpenAI-compatible endpoint answered %{what}, not a chat completion', { what: phrase(what) }),
     );
   let body: unknown;
   try {

@@ -10,6 +10,7 @@ import { CONVERSATION_EVENTS, TEXT_EVENTS, type AssistantEvent, type ProcessBody
 import type { IntegrationsService } from './integrations.service.js';
 import { OpenAiClient, type ChatMessage } from './openai.client.js';
 import { replySuggestionMessages, rewriteMessages, summaryMessages, type TranscriptLine } from './openai.prompts.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 /** The latest messages of a conversation sent as context, at most (read 20 at a time: MessagesService.window). */
 export const CONTEXT_MESSAGES = 60;
@@ -50,17 +51,21 @@ export class OpenAiAssistant {
   async process(ctx: AccountContext, hookId: number, body: ProcessBody): Promise<{ message: string }> {
     assertStaff(ctx);
     const name = body.event.name.trim() as AssistantEvent;
-    if (!EVENTS.includes(name)) throw invalidField('event.name', `must be one of: ${EVENTS.join(', ')}`);
+    if (!EVENTS.includes(name))
+      throw invalidField('event.name', t('must be one of: %{values}', { values: EVENTS.join(', ') }));
     const { hook, settings, secrets } = await this.services.integrations.usable(ctx, hookId, OPENAI_APP.id);
     const data = body.event.data ?? {};
     let messages: ChatMessage[];
     if (isConversationEvent(name)) {
       const field = 'event.data.conversation_display_id';
       const displayId = data.conversation_display_id ?? data.conversation_id;
-      if (displayId === undefined) throw invalidField(field, `is required for ${name}`);
+      if (displayId === undefined) throw invalidField(field, t('is required for %{event}', { event: name }));
       const conversation = await this.services.conversations.get(ctx, displayId);
       if (hook.inbox_id !== null && conversation.inbox_id !== hook.inbox_id)
-        throw invalidField(field, `is not in inbox ${hook.inbox_id}, the only inbox hook ${hook.id} serves`);
+        throw invalidField(
+          field,
+          t('is not in inbox %{inbox}, the only inbox hook %{hook} serves', { inbox: hook.inbox_id, hook: hook.id }),
+        );
       const lines = await this.transcript(conversation);
       if (lines.length === 0)
         throw unprocessable('The conversation has no messages to work from', [
@@ -69,11 +74,16 @@ export class OpenAiAssistant {
       messages = name === 'summarize' ? summaryMessages(lines) : replySuggestionMessages(lines);
     } else {
       const content = data.content?.trim();
-      if (!content) throw invalidField('event.data.content', `can't be blank for ${name}`);
+      if (!content) throw invalidField('event.data.content', t("can't be blank for %{event}", { event: name }));
       messages = rewriteMessages(name, content);
     }
     const apiKey = secrets.api_key;
-    if (!apiKey) throw new HttpError(422, 'secret_unreadable', `Hook ${hook.id} has no API key: save one with PATCH`);
+    if (!apiKey)
+      throw new HttpError(
+        422,
+        'secret_unreadable',
+        t('Hook %{id} has no API key: save one with PATCH', { id: hook.id }),
+      );
     const message = await this.client.complete({
       baseUrl: settings.base_url ?? OPENAI_DEFAULT_BASE_URL,
       apiKey,

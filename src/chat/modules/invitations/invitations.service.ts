@@ -14,6 +14,7 @@ import { normalizeEmail, type UsersService } from '../users/users.service.js';
 import { invitationMail, resetMail } from './invitations.mail.js';
 import type { PasswordTokenPurpose } from './password-tokens.migration.js';
 import * as repo from './password-tokens.repository.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -212,8 +213,8 @@ export class InvitationsService implements AgentInvitations {
 /** The rules a chosen password must meet (the JSON route's schema states the same). */
 export function checkPassword(password: string, confirmation: string): void {
   if (password.length < MIN_PASSWORD)
-    throw invalidField('password', `is too short (minimum is ${MIN_PASSWORD} characters)`);
+    throw invalidField('password', t('is too short (minimum is %{min} characters)', { min: MIN_PASSWORD }));
   if (password.length > MAX_PASSWORD)
-    throw invalidField('password', `is too long (maximum is ${MAX_PASSWORD} characters)`);
+    throw invalidField('password', t('is too long (maximum is %{max} characters)', { max: MAX_PASSWORD }));
   if (password !== confirmation) throw invalidField('password_confirmation', "doesn't match password");
 }

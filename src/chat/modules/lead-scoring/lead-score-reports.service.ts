@@ -6,6 +6,7 @@ import type { PipelineCardsService } from '../pipelines/pipeline-cards.service.j
 import { systemContext } from './lead-score.engine.js';
 import * as repo from './lead-score-reports.repository.js';
 import type { RangeQuery, TopLeadsQuery, TrendsQuery } from './lead-score.schema.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 export const BANDS = [
   { range: '0-25', category: 'frio', label: 'Frio' },
@@ -90,7 +91,10 @@ export class LeadScoreReportsService {
     for (let p = periodOf(from, granularity); p[0] < to; p = periodOf(p[1], granularity)) {
       periods.push(p);
       if (periods.length > MAX_PERIODS)
-        throw invalidField('until', `is too far from since (at most ${MAX_PERIODS} periods of a ${granularity})`);
+        throw invalidField(
+          'until',
+          t('is too far from since (at most %{max} periods of a %{granularity})', { max: MAX_PERIODS, granularity }),
+        );
     }
     const boundaries = [
       Math.max(from, periods[0][0]),

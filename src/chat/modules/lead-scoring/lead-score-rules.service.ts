@@ -5,6 +5,7 @@ import { EVENT_TYPES, isEventType, validateConditions } from './lead-score.condi
 import * as repo from './lead-score-rules.repository.js';
 import type { RuleCreateBody, RuleUpdateBody } from './lead-score-rules.schema.js';
 import type { LeadScoreRule, LeadScoreRulesTable } from './lead-scoring.tables.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 /** The default rule set of decisions.md §8, each with a key so `create_defaults` is idempotent. */
 interface DefaultRule {
@@ -94,7 +95,8 @@ function checkPoints(points: number) {
 }
 
 function checkEventType(eventType: string) {
-  if (!isEventType(eventType)) throw invalidField('event_type', `must be one of ${EVENT_TYPES.join(', ')}`);
+  if (!isEventType(eventType))
+    throw invalidField('event_type', t('must be one of %{values}', { values: EVENT_TYPES.join(', ') }));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { invalidField } from '../../../core/http/errors.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 /** The spec's `event_type` values (conversation-service.md, "Lead scoring"). */
 export const EVENT_TYPES = [
@@ -76,17 +77,18 @@ const knownKey = (key: string) => KEYS.has(key) || /^properties\.[A-Za-z0-9_-]{1
 export function validateConditions(conditions: Record<string, unknown>): void {
   for (const [key, condition] of Object.entries(conditions)) {
     const field = `conditions.${key}`;
-    if (!knownKey(key)) throw invalidField(field, `is not a known condition key (${CONDITION_KEYS.join(', ')})`);
+    if (!knownKey(key))
+      throw invalidField(field, t('is not a known condition key (%{keys})', { keys: CONDITION_KEYS.join(', ') }));
     if (condition === null || typeof condition !== 'object' || Array.isArray(condition)) continue;
     const c = condition as Record<string, unknown>;
     if (typeof c.operator !== 'string' || !OPS.has(c.operator))
-      throw invalidField(`${field}.operator`, `must be one of ${OPERATORS.join(', ')}`);
+      throw invalidField(`${field}.operator`, t('must be one of %{values}', { values: OPERATORS.join(', ') }));
     const extra = Object.keys(c).filter((k) => k !== 'operator' && k !== 'value');
     if (extra.length > 0) throw invalidField(`${field}.${extra[0]}`, 'is not allowed (operator and value only)');
     const op = c.operator as Operator;
     if (op === 'in' && !Array.isArray(c.value)) throw invalidField(`${field}.value`, 'must be an array for in');
     if (['gt', 'gte', 'lt', 'lte'].includes(op) && typeof c.value !== 'number')
-      throw invalidField(`${field}.value`, `must be a number for ${op}`);
+      throw invalidField(`${field}.value`, t('must be a number for %{operator}', { operator: op }));
     if (op !== 'is_present' && op !== 'is_absent' && c.value === undefined)
       throw invalidField(`${field}.value`, 'is required');
   }

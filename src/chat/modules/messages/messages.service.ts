@@ -13,6 +13,7 @@ import {
   type MessageListQuery,
   type MessageStatus,
 } from './messages.schema.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 export const DELETED_MESSAGE_CONTENT = 'This message was deleted';
 /** Content types a contact answers with `submitted_values` (options, forms, inputs, CSAT). */
@@ -205,7 +206,7 @@ export class MessagesService {
     if (JSON.stringify(attributes).length > MAX_CONTENT_ATTRIBUTES_CHARS) {
       throw invalidField(
         'content_attributes',
-        `is too large (maximum is ${MAX_CONTENT_ATTRIBUTES_CHARS} characters as JSON)`,
+        t('is too large (maximum is %{max} characters as JSON)', { max: MAX_CONTENT_ATTRIBUTES_CHARS }),
       );
     }
     // A contact (public interface) only ever writes incoming messages in its own conversation.
@@ -276,7 +277,7 @@ export class MessagesService {
       if (json.length > MAX_CONTENT_ATTRIBUTES_CHARS) {
         throw invalidField(
           'submitted_values',
-          `is too large (maximum is ${MAX_CONTENT_ATTRIBUTES_CHARS} characters as JSON)`,
+          t('is too large (maximum is %{max} characters as JSON)', { max: MAX_CONTENT_ATTRIBUTES_CHARS }),
         );
       }
       if (json !== JSON.stringify(parseJsonObject(before.content_attributes))) {

@@ -16,11 +16,12 @@ import type { PipelinesService } from '../pipelines/pipelines.service.js';
 import type { CardSubject } from './automation-card.subject.js';
 import * as repo from './pipeline-automations.repository.js';
 import { renderTemplate, TEMPLATE_VARIABLES, unknownVariables } from './automation.template.js';
+import { t, type Text } from '../../../core/i18n/catalogue.js';
 
 /** A validation problem, addressed by its path in the automation (`actions.0.to`). */
 export interface Problem {
   path: string;
-  message: string;
+  message: Text;
 }
 
 /** What checking an action may look up, and where it reports. */
@@ -73,7 +74,7 @@ export const AUTOMATION_SUBSCRIBER = 'pipeline_automation';
 const EMAIL = /^[^\s@<>(),;:"\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9-]{1,63})+$/;
 const MAX_TEXT = 5000;
 
-const problem = (check: CheckContext, key: string, message: string): void => {
+const problem = (check: CheckContext, key: string, message: Text): void => {
   check.errors.push({ path: `${check.path}.${key}`, message });
 };
 
@@ -86,10 +87,17 @@ function checkText(params: Record<string, unknown>, key: string, check: CheckCon
   }
   if (typeof value !== 'string') return problem(check, key, 'must be a string');
   if (required && value.trim() === '') return problem(check, key, "can't be blank");
-  if (value.length > MAX_TEXT) return problem(check, key, `must be at most ${MAX_TEXT} characters`);
+  if (value.length > MAX_TEXT) return problem(check, key, t('must be at most %{max} characters', { max: MAX_TEXT }));
   const unknown = unknownVariables(value);
   if (unknown.length > 0)
-    problem(check, key, `names unknown variables ${unknown.join(', ')} (use ${TEMPLATE_VARIABLES.join(', ')})`);
+    problem(
+      check,
+      key,
+      t('names unknown variables %{names} (use %{variables})', {
+        names: unknown.join(', '),
+        variables: TEMPLATE_VARIABLES.join(', '),
+      }),
+    );
 }
 
 const text = (params: Record<string, unknown>, key: string, subject: CardSubject) =>
@@ -104,7 +112,7 @@ export const ACTIONS: Readonly<Record<string, ActionDefinition>> = {
       const to = params.to;
       if (typeof to !== 'string' || to.trim() === '') return problem(check, 'to', 'must name a stage id');
       if (!(await check.services.pipelines.stageByKey(check.q, check.accountId, to)))
-        problem(check, 'to', `'${to}' is not a stage of this account`);
+        problem(check, 'to', t("'%{stage}' is not a stage of this account", { stage: to }));
     },
     resolve: (params) => ({ to: params.to }),
     async run(resolved, subject, { trx, ctx, services }) {
@@ -120,7 +128,8 @@ export const ACTIONS: Readonly<Record<string, ActionDefinition>> = {
         const team = await check.services.conversations
           .checkTeam(check.q, check.accountId, params.team_id)
           .catch(() => null);
-        if (!team) return problem(check, 'team_id', `${params.team_id} is not a team of this account`);
+        if (!team)
+          return problem(check, 'team_id', t('%{id} is not a team of this account', { id: String(params.team_id) }));
         const agents = await repo.teamAgentIds(check.q, check.accountId, params.team_id);
         if (agents.length === 0)
           check.warnings.push({ path: `${check.path}.team_id`, message: 'the team has no agents' });
@@ -128,7 +137,8 @@ export const ACTIONS: Readonly<Record<string, ActionDefinition>> = {
       }
       if (!isId(params.owner_id)) return problem(check, 'owner_id', 'must be an id');
       const [agent] = await check.services.agents.byIds(check.q, check.accountId, [params.owner_id]);
-      if (!agent) problem(check, 'owner_id', `${params.owner_id} is not an agent of this account`);
+      if (!agent)
+        problem(check, 'owner_id', t('%{id} is not an agent of this account', { id: String(params.owner_id) }));
     },
     resolve: (params) =>
       params.strategy === 'round_robin'
@@ -237,7 +247,7 @@ export const ACTIONS: Readonly<Record<string, ActionDefinition>> = {
         checkOutboundAddress(check.services.destinations, 'url', params.url);
       } catch (err) {
         if (!(err instanceof HttpError)) throw err;
-        problem(check, 'url', err.details?.[0]?.message ?? err.message);
+        problem(check, 'url', err.details?.[0]?.message ?? err.text);
       }
     },
     resolve: (params) => ({ url: typeof params.url === 'string' ? params.url.trim() : params.url }),
@@ -281,7 +291,7 @@ export const ACTIONS: Readonly<Record<string, ActionDefinition>> = {
       else
         for (const address of list)
           if (typeof address !== 'string' || address.length > 254 || !EMAIL.test(address.trim()))
-            problem(check, 'to', `'${String(address)}' is not a valid e-mail address`);
+            problem(check, 'to', t("'%{address}' is not a valid e-mail address", { address: String(address) }));
       checkText(params, 'subject', check);
       checkText(params, 'body', check);
     },

@@ -1,11 +1,21 @@
+import { render } from '../../../core/i18n/catalogue.js';
+import type { Language } from '../../../core/i18n/language.js';
 import { parseJsonObject, toIso } from '../../../core/time.js';
+import type { Problem } from './automation-actions.js';
 import { actionsOf } from './pipeline-automations.engine.js';
 import type { AutomationStats } from './pipeline-automations.service.js';
+import type { ValidationResult } from './pipeline-automations.validation.js';
 import type {
   PipelineAutomation,
   PipelineAutomationAuditLog,
   PipelineAutomationRun,
 } from './pipeline-automations.tables.js';
+
+/** A validation's problems in the caller's language. */
+export function presentValidation(result: ValidationResult, language: Language) {
+  const problems = (list: Problem[]) => list.map((p) => ({ path: p.path, message: render(p.message, language) }));
+  return { valid: result.valid, errors: problems(result.errors), warnings: problems(result.warnings) };
+}
 
 /**
  * An automation as the API shows it (decisions.md §9); `withSecret` adds the secret that signs its

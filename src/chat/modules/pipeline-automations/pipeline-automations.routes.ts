@@ -3,7 +3,14 @@ import { IdParam } from '../../../core/http/schemas.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
 import type { ChatRoutes } from '../../routes.js';
 import { A, AccountParams, errors, security } from '../lead-scoring/lead-score-rules.routes.js';
-import { presentAudit, presentAutomation, presentRun, presentStats } from './pipeline-automations.presenter.js';
+import { requestLanguage } from '../../../core/http/error-handler.js';
+import {
+  presentAudit,
+  presentAutomation,
+  presentRun,
+  presentStats,
+  presentValidation,
+} from './pipeline-automations.presenter.js';
 import {
   AllExecutionsQuery,
   AuditLogSchema,
@@ -233,7 +240,9 @@ export const pipelineAutomationsRoutes: ChatRoutes = async (app, { services }) =
         response: { 200: data(ValidationSchema), ...errors },
       },
     },
-    async (req) => ({ data: await automations.validate(ctxOf(req), req.params.id, req.body) }),
+    async (req) => ({
+      data: presentValidation(await automations.validate(ctxOf(req), req.params.id, req.body), requestLanguage(req)),
+    }),
   );
 
   app.post(
@@ -249,7 +258,7 @@ export const pipelineAutomationsRoutes: ChatRoutes = async (app, { services }) =
         response: { 200: data(ValidationSchema), ...errors },
       },
     },
-    async (req) => ({ data: await automations.validateNew(ctxOf(req), req.body) }),
+    async (req) => ({ data: presentValidation(await automations.validateNew(ctxOf(req), req.body), requestLanguage(req)) }),
   );
 
   app.get(

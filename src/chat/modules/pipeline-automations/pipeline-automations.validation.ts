@@ -1,4 +1,4 @@
-import { HttpError, unprocessable } from '../../../core/http/errors.js';
+import { HttpError, fieldSentence, unprocessable } from '../../../core/http/errors.js';
 import type { Q } from '../../context.js';
 import { validateConditions } from '../lead-scoring/lead-score.conditions.js';
 import {
@@ -11,6 +11,7 @@ import {
 } from './automation-actions.js';
 import { CARD_CONDITION_KEYS } from './automation-card.subject.js';
 import { TRIGGERS } from './pipeline-automations.tables.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 /** An automation's configuration, as stored or as a create/update would leave it. */
 export interface AutomationConfig {
@@ -36,10 +37,13 @@ function checkTrigger(config: AutomationConfig, errors: Problem[]) {
   const allowed: Record<string, string[]> = { score_threshold: ['threshold', 'direction'], time_in_stage: ['days'] };
   for (const key of Object.keys(settings))
     if (!(allowed[config.trigger] ?? []).includes(key))
-      errors.push({ path: `trigger_config.${key}`, message: `is not a setting of ${config.trigger}` });
+      errors.push({
+        path: `trigger_config.${key}`,
+        message: t('is not a setting of %{trigger}', { trigger: config.trigger }),
+      });
   if (config.trigger === 'score_threshold') {
-    const t = settings.threshold;
-    if (!Number.isInteger(t) || (t as number) < 0 || (t as number) > 100)
+    const threshold = settings.threshold;
+    if (!Number.isInteger(threshold) || (threshold as number) < 0 || (threshold as number) > 100)
       errors.push({ path: 'trigger_config.threshold', message: 'must be an integer between 0 and 100' });
     if (settings.direction !== 'up' && settings.direction !== 'down')
       errors.push({ path: 'trigger_config.direction', message: 'must be up or down' });
@@ -55,7 +59,10 @@ function checkTrigger(config: AutomationConfig, errors: Problem[]) {
 function checkConditions(conditions: Record<string, unknown>, errors: Problem[]) {
   for (const [key, condition] of Object.entries(conditions)) {
     if (!KEYS.has(key)) {
-      errors.push({ path: `conditions.${key}`, message: `is not a known key (${CARD_CONDITION_KEYS.join(', ')})` });
+      errors.push({
+        path: `conditions.${key}`,
+        message: t('is not a known key (%{keys})', { keys: CARD_CONDITION_KEYS.join(', ') }),
+      });
       continue;
     }
     try {
@@ -84,7 +91,7 @@ export async function validateAutomation(
   const warnings: Problem[] = [];
   if (config.name.trim() === '') errors.push({ path: 'name', message: "can't be blank" });
   if (!TRIGGER_SET.has(config.trigger))
-    errors.push({ path: 'trigger', message: `must be one of ${TRIGGERS.join(', ')}` });
+    errors.push({ path: 'trigger', message: t('must be one of %{values}', { values: TRIGGERS.join(', ') }) });
   else checkTrigger(config, errors);
   checkConditions(config.conditions, errors);
   if (
@@ -97,7 +104,10 @@ export async function validateAutomation(
     const path = `actions.${i}`;
     const definition = typeof action.type === 'string' ? ACTIONS[action.type] : undefined;
     if (!definition) {
-      errors.push({ path: `${path}.type`, message: `must be one of ${ACTION_TYPES.join(', ')}` });
+      errors.push({
+        path: `${path}.type`,
+        message: t('must be one of %{values}', { values: ACTION_TYPES.join(', ') }),
+      });
       continue;
     }
     const check: CheckContext = { q, accountId, path, errors, warnings, services };
@@ -110,7 +120,7 @@ export async function validateAutomation(
 export function invalidAutomation(result: ValidationResult): HttpError {
   const first = result.errors[0];
   return unprocessable(
-    `${first.path} ${first.message}`,
+    fieldSentence({ field: first.path, message: first.message }),
     result.errors.map((e) => ({ field: e.path, message: e.message })),
   );
 }

@@ -10,11 +10,15 @@ import type { LostBody, WonBody } from './pipeline-cards.schema.js';
 import type { CardView } from './pipeline-cards.views.js';
 import type { CardStatus, PipelineCard, PipelineCardsTable } from './pipelines.tables.js';
 import type { Updateable } from 'kysely';
+import { t } from '../../../core/i18n/catalogue.js';
 
 const invalidTransition = (card: PipelineCard) =>
-  new HttpError(409, 'invalid_transition', `Only a won or lost deal can be reopened; this one is ${card.status}`, [
-    { field: 'status', message: `is ${card.status}` },
-  ]);
+  new HttpError(
+    409,
+    'invalid_transition',
+    t('Only a won or lost deal can be reopened; this one is %{status}', { status: card.status }),
+    [{ field: 'status', message: t('is %{status}', { status: card.status }) }],
+  );
 
 const blankToNull = (text: string | null | undefined) => {
   const trimmed = text?.trim();

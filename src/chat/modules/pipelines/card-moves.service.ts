@@ -8,13 +8,14 @@ import type { MoveBody } from './pipeline-cards.schema.js';
 import type { CardView } from './pipeline-cards.views.js';
 import type { PipelinesService } from './pipelines.service.js';
 import type { PipelineCard, PipelineStage } from './pipelines.tables.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 const staleVersion = (current: number) =>
   new HttpError(
     409,
     'stale_version',
-    `The card was moved meanwhile (its stage_version is now ${current}): reload it and try again`,
-    [{ field: 'expected_version', message: `is stale (current stage_version: ${current})` }],
+    t('The card was moved meanwhile (its stage_version is now %{current}): reload it and try again', { current }),
+    [{ field: 'expected_version', message: t('is stale (current stage_version: %{current})', { current }) }],
   );
 
 /**
@@ -101,7 +102,7 @@ export class CardMovesService {
       if (cards.length !== unique.length) {
         const found = new Set(cards.map((c) => c.id));
         const missing = unique.filter((id) => !found.has(id));
-        throw new HttpError(404, 'not_found', `Pipeline cards not found: ${missing.join(', ')}`);
+        throw new HttpError(404, 'not_found', t('Pipeline cards not found: %{ids}', { ids: missing.join(', ') }));
       }
       const stageIds = new Set(cards.map((c) => c.stage_id));
       if (stageIds.size > 1) throw invalidField('card_ids', 'must all be cards of one stage');
@@ -109,7 +110,9 @@ export class CardMovesService {
       if (closed.length > 0)
         throw invalidField(
           'card_ids',
-          `lists won or lost cards (${closed.map((c) => c.id).join(', ')}): only open cards are ordered`,
+          t('lists won or lost cards (%{ids}): only open cards are ordered', {
+            ids: closed.map((c) => c.id).join(', '),
+          }),
         );
       const [stageId] = stageIds;
       const inStage = await repo.cardsOfStage(trx, ctx.accountId, stageId);
@@ -117,7 +120,9 @@ export class CardMovesService {
       const left = inStage.filter((c) => c.status === 'open' && !listed.has(c.id));
       if (left.length > 0) {
         throw unprocessable(
-          `card_ids must list every open card of the stage; missing: ${left.map((c) => c.id).join(', ')}`,
+          t('card_ids must list every open card of the stage; missing: %{ids}', {
+            ids: left.map((c) => c.id).join(', '),
+          }),
           [{ field: 'card_ids', message: 'must list every open card of the stage' }],
         );
       }

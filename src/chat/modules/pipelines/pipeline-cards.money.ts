@@ -1,4 +1,5 @@
 import { invalidField } from '../../../core/http/errors.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 /**
  * Money of deals, exact: a card's value is stored as an integer count of its currency's minor unit
@@ -66,14 +67,14 @@ export function toMinorUnits(value: number | string, currency: string, field = '
   const units = match[1].replace(/^0+(?=\d)/, '');
   const fraction = (match[2] ?? '').replace(/0+$/, '');
   if (units.length > 12 || Number(units) > MAX_VALUE_UNITS)
-    throw invalidField(field, `must be at most ${MAX_VALUE_UNITS}`);
+    throw invalidField(field, t('must be at most %{max}', { max: MAX_VALUE_UNITS }));
   const exponent = currencyExponent(currency);
   if (fraction.length > exponent) {
     throw invalidField(
       field,
       exponent === 0
-        ? `must be a whole number in ${currency}`
-        : `has more than ${exponent} decimal places, which ${currency} does not have`,
+        ? t('must be a whole number in %{currency}', { currency })
+        : t('has more than %{exponent} decimal places, which %{currency} does not have', { exponent, currency }),
     );
   }
   return Number(BigInt(units) * 10n ** BigInt(exponent) + BigInt(fraction.padEnd(exponent, '0') || '0'));

@@ -14,6 +14,7 @@ import type { CardView } from './pipeline-cards.views.js';
 import type { PipelinesService } from './pipelines.service.js';
 import type { PipelineCard, PipelineCardsTable, PipelineStage } from './pipelines.tables.js';
 import type { Insertable, Updateable } from 'kysely';
+import { t } from '../../../core/i18n/catalogue.js';
 
 const cleanTitle = (title: string) => {
   const trimmed = title.trim();
@@ -89,7 +90,10 @@ export class PipelineCardsService {
       const pipeline = await this.pipelines.find(trx, ctx.accountId, body.pipeline_id);
       const stage = await this.pipelines.stageByKey(trx, ctx.accountId, body.pipeline_stage);
       if (!stage || stage.pipeline_id !== pipeline.id)
-        throw invalidField('pipeline_stage', `must be a stage of pipeline ${pipeline.id}, as {pipeline_id}_{slug}`);
+        throw invalidField(
+          'pipeline_stage',
+          t('must be a stage of pipeline %{pipeline}, as {pipeline_id}_{slug}', { pipeline: pipeline.id }),
+        );
       const conversation =
         body.conversation_display_id == null
           ? null
@@ -264,7 +268,7 @@ export class PipelineCardsService {
       if (cards.length !== unique.length) {
         const found = new Set(cards.map((c) => c.id));
         const missing = unique.filter((id) => !found.has(id));
-        throw new HttpError(404, 'not_found', `Pipeline cards not found: ${missing.join(', ')}`);
+        throw new HttpError(404, 'not_found', t('Pipeline cards not found: %{ids}', { ids: missing.join(', ') }));
       }
       const owner = ownerId === null ? null : await this.references.owner(trx, ctx, ownerId);
       const byId = new Map(cards.map((c) => [c.id, c]));

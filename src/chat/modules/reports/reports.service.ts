@@ -21,6 +21,7 @@ import type {
   SeriesQuery,
   SummaryQuery,
 } from './reports.schema.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 const DAY = 86_400_000;
 const EVENTS_PER_PAGE = 25;
@@ -238,7 +239,7 @@ export class ReportsService {
   private async scope(ctx: AccountContext, type: ReportType, id: number | undefined): Promise<ReportScope> {
     if (type === 'account') return { kind: 'account' };
     if (id === undefined)
-      throw unprocessable(`id is required for type ${type}`, [{ field: 'id', message: 'is required' }]);
+      throw unprocessable(t('id is required for type %{type}', { type }), [{ field: 'id', message: 'is required' }]);
     switch (type) {
       case 'agent': {
         const [agent] = await this.services.agents.byIds(this.deps.db, ctx.accountId, [id]);
@@ -303,9 +304,10 @@ export class ReportsService {
     for (let day = firstDay; day <= lastDay; day++) {
       buckets.set(bucketOf(day), { count: 0, sum: 0 });
       if (buckets.size > MAX_BUCKETS)
-        throw unprocessable(`The range has more than ${MAX_BUCKETS} buckets of group_by ${groupBy}`, [
-          { field: 'until', message: `is too far from since for group_by ${groupBy}` },
-        ]);
+        throw unprocessable(
+          t('The range has more than %{max} buckets of group_by %{group}', { max: MAX_BUCKETS, group: groupBy }),
+          [{ field: 'until', message: t('is too far from since for group_by %{group}', { group: groupBy }) }],
+        );
     }
     for (const row of await repo.daily(this.deps.db, ctx.accountId, scope, metric.name, range, offset)) {
       const bucket = buckets.get(bucketOf(row.day));
