@@ -29,7 +29,7 @@ export function createCoreFinanceServices(deps: FinanceDeps) {
   const sessions = new SessionsService(deps);
   const rateLimits = new RateLimitService(deps);
   // Sending e-mail now through an account's SMTP (test e-mails, password resets, invitations, accountant reports).
-  const smtp = new SmtpService(deps, users);
+  const smtp = new SmtpService(deps, users, accounts);
   const auth = new AuthService(deps, users, accounts, sessions, rateLimits);
   const passwords = new PasswordsService(deps, users, sessions, rateLimits, smtp);
   const members = new MembersService(deps, users, accounts, sessions);

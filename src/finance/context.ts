@@ -40,8 +40,11 @@ export interface FinanceContext {
   /** The membership role, read from the database on every request (not trusted from the token). */
   readonly role: MembershipRole;
   readonly isSuperAdmin: boolean;
-  /** The language the request asks for (Accept-Language): e-mails it causes are written in it. */
-  readonly language: Language;
+  /**
+   * The language the request asks for (Accept-Language), if it names one Ponte speaks: e-mails it
+   * causes are written in it, else in the account's language (its locale).
+   */
+  readonly language?: Language;
 }
 
 /** Administrators of the account; a SuperAdmin counts as one in every account they belong to. */

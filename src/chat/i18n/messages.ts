@@ -6,4 +6,5 @@ import './automation.messages.js';
 import './conversations.messages.js';
 import './help-center.messages.js';
 import './identity.messages.js';
+import './pages.messages.js';
 import './pipelines.messages.js';

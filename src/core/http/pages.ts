@@ -1,6 +1,11 @@
+import type { FastifyRequest } from 'fastify';
+import { formatHtml, Html, render, type Text } from '../i18n/catalogue.js';
+import { parseLocale, requestedLanguage, type Language } from '../i18n/language.js';
+
 /**
  * Small server-rendered pages (forms a link in an e-mail leads to): one layout, everything escaped,
- * no script, a strict Content-Security-Policy. Services write the body with `html` and `escapeHtml`.
+ * no script, a strict Content-Security-Policy. Every word comes from the catalogue, in the page's
+ * language (`pageLanguage`); services write the body with `PageWords` and `escapeHtml`.
  */
 
 export const escapeHtml = (text: string) =>
@@ -20,8 +25,33 @@ export interface PageOptions {
   title: string;
   /** Already-escaped HTML of the page's content. */
   body: string;
-  lang?: string;
+  lang?: Language;
 }
+
+/**
+ * The language of a page a link leads to: the one the link carries (`locale`, written by the
+ * e-mail that holds it), else the account's the page is about, else the browser's
+ * (Accept-Language), else English.
+ */
+export function pageLanguage(request: FastifyRequest, linked: string | undefined, account?: Language | null): Language {
+  return parseLocale(linked) ?? account ?? requestedLanguage(request.headers['accept-language']) ?? 'en';
+}
+
+/** A page's words in its language: plain text (the layout escapes it) and HTML (escaped here). */
+export interface PageWords {
+  language: Language;
+  text: (text: Text) => string;
+  html: (text: Text) => string;
+}
+
+export const pageWords = (language: Language): PageWords => ({
+  language,
+  text: (text) => render(text, language),
+  html: (text) => formatHtml(text, language, escapeHtml),
+});
+
+/** Markup for a sentence's parameter: a value in bold. */
+export const strong = (value: string) => new Html(`<strong>${escapeHtml(value)}</strong>`);
 
 export function renderPage({ title, body, lang = 'en' }: PageOptions): string {
   return `<!doctype html>
@@ -52,6 +82,9 @@ ${body}
 /** A labelled input. */
 export const field = (name: string, label: string, type = 'text', extra = '') =>
   `<label for="${name}">${escapeHtml(label)}</label><input id="${name}" name="${name}" type="${type}" ${extra}>`;
+
+/** A notice above a form: a refusal or a confirmation. */
+export const notice = (kind: 'error' | 'ok', text: string) => `<p class="${kind}">${escapeHtml(text)}</p>`;
 
 export const hidden = (name: string, value: string) =>
   `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;

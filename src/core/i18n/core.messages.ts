@@ -81,6 +81,19 @@ export const coreMessages = defineMessages('core', {
   'destination %{host} resolves to nothing, which is not a public address':
     'o destino %{host} não resolve para nenhum endereço público',
 
+  // Words the pages and e-mails of both services share.
+  '%{sentence}.': '%{sentence}.',
+  'Hello %{name},': 'Olá, %{name},',
+  'An administrator of %{account}': 'Um administrador de %{account}',
+  'an administrator': 'administrador',
+  'an agent': 'agente',
+  'Join %{account}': 'Participe de %{account}',
+  'Choose a new password': 'Escolha uma nova senha',
+  'Repeat it': 'Repita a senha',
+  'The two passwords differ.': 'As duas senhas são diferentes.',
+  'Open this link within one hour to choose a new password:':
+    'Abra este link em até uma hora para escolher uma nova senha:',
+
   // Predicates of field problems both services use.
   'is required': 'é obrigatório',
   "can't be blank": 'não pode ficar em branco',

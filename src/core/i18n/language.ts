@@ -1,11 +1,16 @@
 /**
- * The languages Ponte speaks to people (error sentences, e-mails): English, and Brazilian
- * Portuguese. A request chooses by Accept-Language; an account by its locale.
+ * The languages Ponte speaks to people (error sentences, pages, e-mails): English, and Brazilian
+ * Portuguese. A request chooses by Accept-Language; an account by its locale; a link by the
+ * `locale` it carries. The words themselves are in the catalogue (catalogue.ts).
  */
 export type Language = 'en' | 'pt-BR';
 
 /** The language a request asks for (Accept-Language, by weight): Portuguese is pt-BR, anything else English. */
-export function languageOf(acceptLanguage: string | string[] | undefined): Language {
+export const languageOf = (acceptLanguage: string | string[] | undefined): Language =>
+  requestedLanguage(acceptLanguage) ?? 'en';
+
+/** The first language of Accept-Language (by weight) that Ponte speaks, or undefined when it names none. */
+export function requestedLanguage(acceptLanguage: string | string[] | undefined): Language | undefined {
   const header = Array.isArray(acceptLanguage) ? acceptLanguage.join(',') : (acceptLanguage ?? '');
   const ranked = header
     .split(',')
@@ -20,7 +25,15 @@ export function languageOf(acceptLanguage: string | string[] | undefined): Langu
     if (tag === 'pt' || tag.startsWith('pt-')) return 'pt-BR';
     if (tag === 'en' || tag.startsWith('en-')) return 'en';
   }
-  return 'en';
+  return undefined;
+}
+
+/** The language a locale names (`pt_BR`, `pt-BR`, `pt`; `en`, `en_US`), or undefined for any other value. */
+export function parseLocale(locale: string | null | undefined): Language | undefined {
+  if (!locale) return undefined;
+  if (/^pt([_-][a-z]{2})?$/i.test(locale)) return 'pt-BR';
+  if (/^en([_-][a-z]{2})?$/i.test(locale)) return 'en';
+  return undefined;
 }
 
 /** The language of an account's locale (`pt_BR`, `pt-BR`, `pt` are pt-BR; anything else English). */

@@ -1,4 +1,4 @@
-import { languageOf } from '../../core/i18n/language.js';
+import { requestedLanguage } from '../../core/i18n/language.js';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { App } from '../../core/http/app-base.js';
@@ -51,7 +51,7 @@ export const financeAuthPlugin = fp<{ deps: FinanceDeps }>(async (app: App, { de
       userId: claims.userId,
       role: state.role,
       isSuperAdmin: state.is_super_admin === 1,
-      language: languageOf(request.headers['accept-language']),
+      language: requestedLanguage(request.headers['accept-language']),
     };
     if (access === 'admin' && !isAdmin(ctx)) throw forbidden('Only administrators of this account may do this');
     request.financeCtx = ctx;

@@ -3,3 +3,4 @@
  * the service writes for people is rendered from them, in English or Brazilian Portuguese.
  */
 import './errors.messages.js';
+import './pages.messages.js';

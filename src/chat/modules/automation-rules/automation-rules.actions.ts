@@ -10,6 +10,8 @@ import type { MessagesService } from '../messages/messages.service.js';
 import { ACTION_NAMES, type ActionName, type RuleAction } from './automation-rules.schema.js';
 import { composeRuleEmail } from './automation.email.js';
 import { t, type Text } from '../../../core/i18n/catalogue.js';
+import { languageOfLocale } from '../../../core/i18n/language.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
 
 /** An action as stored: a known name and params checked and normalized for it. */
 export interface StoredAction {
@@ -125,6 +127,7 @@ function idOf(value: string | number, fail: (message: Text) => never): number {
 
 /** The services an action runs through (each call joins the event's transaction). */
 export interface ActionServices {
+  accounts: AccountsService;
   conversations: ConversationsService;
   conversationChanges: ConversationChangesService;
   messages: MessagesService;
@@ -201,9 +204,10 @@ export const CONVERSATION_ACTIONS: Readonly<Record<ActionName, ConversationActio
   async send_email(trx, deps, services, target, params) {
     const { ctx, displayId } = target;
     const conversation = await services.conversations.get(ctx, displayId, trx);
-    const [bundle, messages] = await Promise.all([
+    const [bundle, messages, account] = await Promise.all([
       services.conversations.bundles.loadOne(trx, conversation, { messages: false }),
       services.messages.window(trx, conversation, {}, { contactVisible: true }),
+      services.accounts.find(trx, ctx.accountId),
     ]);
     const email = composeRuleEmail({
       rule: target.rule,
@@ -211,6 +215,7 @@ export const CONVERSATION_ACTIONS: Readonly<Record<ActionName, ConversationActio
       bundle,
       messages,
       publicUrl: deps.config.chat.publicUrl,
+      language: languageOfLocale(account?.locale),
     });
     await enqueueEmail(trx, {
       accountId: ctx.accountId,

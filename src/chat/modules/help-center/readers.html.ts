@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Language } from '../../../core/i18n/language.js';
 import type { HelpCategory, HelpPortal } from './help-center.tables.js';
 import { formatDate, htmlLang, languageName, wordsFor, type PageWords } from './readers.i18n.js';
 import { plainText, renderArticle } from './readers.markdown.js';
@@ -240,9 +241,10 @@ export function searchPage(d: ListData, query: string): Page {
   );
 }
 
-/** A page for a refusal (404, 422...) in a portal's frame when there is one, else bare. */
-export function errorPage(status: number, frame: PortalFrame | undefined): Page {
-  const w = wordsFor(frame?.locale ?? 'en');
+/** A page for a refusal (404, 422...) in a portal's frame and locale when there is one, else bare in `language`. */
+export function errorPage(status: number, frame: PortalFrame | undefined, language: Language = 'en'): Page {
+  const locale = frame?.locale ?? language;
+  const w = wordsFor(locale);
   const title = status === 404 ? w.notFoundTitle : w.errorTitle;
   const body = `<div class="empty"><strong>${esc(title)}</strong>${esc(status === 404 ? w.notFoundText : '')}</div>`;
   if (frame) {
@@ -251,7 +253,7 @@ export function errorPage(status: number, frame: PortalFrame | undefined): Page 
   }
   const css = stylesheet(paletteOf(null));
   const html = `<!doctype html>
-<html lang="en">
+<html lang="${esc(htmlLang(locale))}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title><style>${css}</style></head>
 <body><main id="main" class="wrap">${body}</main></body>
 </html>

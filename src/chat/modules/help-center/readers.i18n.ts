@@ -1,6 +1,9 @@
+import { defineWords } from '../../../core/i18n/catalogue.js';
+
 /**
  * The words of the readers' pages around the articles, in the portal's languages (English when a
- * language is not here). Articles are shown as written; these only frame them.
+ * language is not here): a word table of the catalogue (core/i18n/catalogue.ts), in English,
+ * Brazilian Portuguese and Spanish. Articles are shown as written; these only frame them.
  */
 export interface PageWords {
   home: string;
@@ -120,10 +123,13 @@ const es: PageWords = {
   poweredBy: 'Hecho con Ponte',
 };
 
-const WORDS: Record<string, PageWords> = { en, pt, es };
+const words = defineWords<PageWords>('help center pages', { en, 'pt-BR': pt, es });
 
 /** The page words for a locale (`pt_BR` -> Portuguese), English when the language is not here. */
-export const wordsFor = (locale: string): PageWords => WORDS[locale.split('_')[0].toLowerCase()] ?? en;
+export function wordsFor(locale: string): PageWords {
+  const language = locale.split(/[_-]/)[0].toLowerCase();
+  return words(language === 'pt' ? 'pt-BR' : language);
+}
 
 /** The HTML `lang` of a locale: `pt_BR` -> `pt-BR`. */
 export const htmlLang = (locale: string): string => locale.replace('_', '-');

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { chatErrorBody, mapError } from '../../../core/http/error-handler.js';
+import { chatErrorBody, logRefusal, mapError, requestLanguage } from '../../../core/http/error-handler.js';
 import { ChatErrorBody, PageQuery } from '../../../core/http/schemas.js';
 import type { ChatRoutes } from '../../routes.js';
 import { Locale } from './portals.schema.js';
@@ -47,8 +47,9 @@ const wantsHtml = (request: FastifyRequest) => /text\/html/i.test(String(request
 /** The pages' refusals: an HTML page for browsers, the service's JSON error body for everyone else. */
 function installPageErrors(app: Parameters<ChatRoutes>[0], readers: ReadersService) {
   app.setErrorHandler(async (err: FastifyError, request, reply) => {
-    const mapped = mapError(err);
-    if (mapped.status >= 500) request.log.error({ err }, 'request failed');
+    const language = requestLanguage(request);
+    const mapped = mapError(err, language);
+    logRefusal(request, err, mapped, language);
     if (mapped.headers) reply.headers(mapped.headers);
     reply.header('vary', 'Accept').status(mapped.status);
     if (!wantsHtml(request))
@@ -59,7 +60,8 @@ function installPageErrors(app: Parameters<ChatRoutes>[0], readers: ReadersServi
     const slug = (request.params as { slug?: unknown } | undefined)?.slug;
     if (typeof slug === 'string' && slug.length <= 100)
       frame = await readers.frame(slug, undefined, false).catch(() => undefined);
-    return sendPage(reply, (await pages()).errorPage(mapped.status, frame), 'no-store');
+    // In the portal's frame and language; without a portal, in the reader's (Accept-Language).
+    return sendPage(reply, (await pages()).errorPage(mapped.status, frame, language), 'no-store');
   });
 }
 

@@ -1,4 +1,5 @@
-import { languageOf } from '../../../core/i18n/language.js';
+import { requestLanguage } from '../../../core/http/error-handler.js';
+import { render } from '../../../core/i18n/catalogue.js';
 import { Type } from '@sinclair/typebox';
 import { ChatErrorBody } from '../../../core/http/schemas.js';
 import type { ChatRoutes } from '../../routes.js';
@@ -30,8 +31,9 @@ export const passwordRoutes: ChatRoutes = async (app, { services }) => {
       },
     },
     async (req) => {
-      await svc.forgot(req.body.email, req.ip, languageOf(req.headers['accept-language']));
-      return { message: FORGOT_PASSWORD_MESSAGE };
+      const language = requestLanguage(req);
+      await svc.forgot(req.body.email, req.ip, language);
+      return { message: render(FORGOT_PASSWORD_MESSAGE, language) };
     },
   );
 

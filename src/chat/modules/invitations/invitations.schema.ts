@@ -19,13 +19,21 @@ export const SetPasswordBody = Type.Object({
 });
 export type SetPasswordBody = Static<typeof SetPasswordBody>;
 
+/** The language a link carries (the e-mail's), which its page is shown in: `en` or `pt-BR`. */
+const LinkLocale = Type.Optional(Type.String({ maxLength: 10, description: 'The language of the page (en, pt-BR)' }));
+
 /** The set-password page: its link's query, and its form (posted back as a browser posts a form). */
-export const PageQuery = Type.Object({ reset_password_token: Type.Optional(Type.String({ maxLength: 512 })) });
+export const PageQuery = Type.Object({
+  reset_password_token: Type.Optional(Type.String({ maxLength: 512 })),
+  locale: LinkLocale,
+});
 export const PageForm = Type.Object({
   reset_password_token: Type.Optional(Type.String({ maxLength: 512 })),
+  locale: LinkLocale,
   password: Type.Optional(Type.String({ maxLength: 1024 })),
   password_confirmation: Type.Optional(Type.String({ maxLength: 1024 })),
 });
 
-/** The reset request page's form. */
-export const ForgotForm = Type.Object({ email: Type.Optional(Type.String({ maxLength: 255 })) });
+/** The reset request page: its query, and its form. */
+export const NewPageQuery = Type.Object({ locale: LinkLocale });
+export const ForgotForm = Type.Object({ email: Type.Optional(Type.String({ maxLength: 255 })), locale: LinkLocale });

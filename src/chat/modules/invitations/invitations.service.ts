@@ -51,6 +51,8 @@ export interface LinkPreview {
   purpose: PasswordTokenPurpose;
   email: string;
   accountName: string | null;
+  /** The language of the account an invitation is to (its locale); null for a reset. */
+  accountLanguage: Language | null;
 }
 
 export interface SetPasswordInput {
@@ -75,8 +77,10 @@ export class InvitationsService implements AgentInvitations {
     return this.deps.config.mail.smtpUrl !== null;
   }
 
-  private link(token: string): string {
-    return `${this.deps.config.chat.publicUrl}/auth/password/edit?reset_password_token=${encodeURIComponent(token)}`;
+  /** The set-password page's link; it carries the e-mail's language, which the page is shown in. */
+  private link(token: string, language: Language): string {
+    const page = `${this.deps.config.chat.publicUrl}/auth/password/edit`;
+    return `${page}?reset_password_token=${encodeURIComponent(token)}&locale=${language}`;
   }
 
   /** Records a new link for the user (hashed) and returns the token for the e-mail. */
@@ -111,14 +115,15 @@ export class InvitationsService implements AgentInvitations {
     const account = await accounts.find(trx, invitation.accountId);
     const inviter = invitation.invitedBy === null ? undefined : await users.find(trx, invitation.invitedBy);
     const token = await this.issue(trx, invitation.user.id, 'invitation', invitation.accountId);
+    const language = languageOfLocale(account?.locale);
     const mail = invitationMail({
       name: invitation.user.name,
-      accountName: account?.name ?? 'your account',
+      accountName: account?.name ?? null,
       inviterName: inviter ? inviter.display_name || inviter.name : null,
       role: invitation.role,
-      link: this.link(token),
-      newLinkPage: `${this.deps.config.chat.publicUrl}/auth/password/new`,
-      language: languageOfLocale(account?.locale),
+      link: this.link(token, language),
+      newLinkPage: `${this.deps.config.chat.publicUrl}/auth/password/new?locale=${language}`,
+      language,
     });
     await enqueueEmail(trx, {
       to: [invitation.user.email],
@@ -155,7 +160,7 @@ export class InvitationsService implements AgentInvitations {
     if (!user) return;
     await this.deps.db.transaction().execute(async (trx) => {
       const token = await this.issue(trx, user.id, 'reset', null);
-      const mail = resetMail({ name: user.name, link: this.link(token), language });
+      const mail = resetMail({ name: user.name, link: this.link(token, language), language });
       await enqueueEmail(trx, {
         to: [user.email],
         subject: mail.subject,
@@ -176,7 +181,12 @@ export class InvitationsService implements AgentInvitations {
   async preview(token: string, ip: string): Promise<LinkPreview> {
     await this.others.rateLimits.consume([{ key: `chatPasswordLinkPerIp:${ip}`, ...PASSWORD_LIMITS.lookupPerIp }]);
     const found = await this.find(token);
-    return { purpose: found.purpose, email: found.email, accountName: found.account_name ?? null };
+    return {
+      purpose: found.purpose,
+      email: found.email,
+      accountName: found.account_name ?? null,
+      accountLanguage: found.account_locale ? languageOfLocale(found.account_locale) : null,
+    };
   }
 
   /**

@@ -45,6 +45,7 @@ export async function findPasswordToken(q: Q, tokenHash: string) {
       'users.email',
       'users.name',
       'accounts.name as account_name',
+      'accounts.locale as account_locale',
     ])
     .where('password_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();

@@ -1,3 +1,4 @@
+import { defineWords } from '../../../core/i18n/catalogue.js';
 import type { Language } from '../../../core/i18n/language.js';
 import { centsText } from '../../calendar.js';
 
@@ -201,4 +202,8 @@ const ptBR: AccountantWords = {
   unexpectedError: 'um erro inesperado (veja o log do servidor)',
 };
 
-export const accountantWords = (language: Language): AccountantWords => (language === 'pt-BR' ? ptBR : en);
+/** A word table of the catalogue (core/i18n/catalogue.ts): the completeness test checks both languages. */
+export const accountantWords: (language: Language) => AccountantWords = defineWords('accountant report', {
+  en,
+  'pt-BR': ptBR,
+});

@@ -18,6 +18,7 @@ import {
 import { accountantWords } from './accountant.i18n.js';
 import * as repo from './accountant.repository.js';
 import type { AccountantSaveBody } from './accountant.schema.js';
+import { render } from '../../../core/i18n/catalogue.js';
 
 /** The most rows one section of the CSV lists. */
 export const MAX_REPORT_ROWS = 10_000;
@@ -146,8 +147,9 @@ export class AccountantService {
    * retries do not repeat it) that the automatic report could not be sent, and why.
    */
   private async notifyAutoSendFailed(accountId: number, referenceMonth: string, err: unknown): Promise<void> {
-    const words = accountantWords(await this.accounts.languageOf(accountId));
-    const reason = err instanceof HttpError ? err.message : words.unexpectedError;
+    const language = await this.accounts.languageOf(accountId);
+    const words = accountantWords(language);
+    const reason = err instanceof HttpError ? render(err.text, language) : words.unexpectedError;
     await this.deps.db.transaction().execute((trx) =>
       this.notifications.notifyMembers(trx, {
         accountId,

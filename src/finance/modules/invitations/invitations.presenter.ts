@@ -1,3 +1,4 @@
+import type { Language } from '../../../core/i18n/language.js';
 import { toIso } from '../../../core/time.js';
 import { idString } from '../../context.js';
 import type { Invitation } from '../../db/schema.js';
@@ -8,7 +9,7 @@ export type InvitationView = Invitation & { inviter_email: string | null; invite
 
 /** What the accept page is told: the invitation, its account, and whether a new user is to be created. */
 export interface InvitationPreview {
-  invitation: Invitation & { account_name: string; inviter_name: string | null };
+  invitation: Invitation & { account_name: string; account_locale: Language; inviter_name: string | null };
   passwordRequired: boolean;
 }
 

@@ -50,7 +50,7 @@ export async function findByTokenHash(q: Q, tokenHash: string) {
     .innerJoin('accounts', 'accounts.id', 'invitations.account_id')
     .leftJoin('users as inviter', 'inviter.id', 'invitations.invited_by')
     .selectAll('invitations')
-    .select(['accounts.name as account_name', 'inviter.full_name as inviter_name'])
+    .select(['accounts.name as account_name', 'accounts.locale as account_locale', 'inviter.full_name as inviter_name'])
     .where('invitations.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }

@@ -188,14 +188,17 @@ export class InvitationsService {
     const { accountId } = ctx;
     const invitation = (await repo.findInvitation(trx, accountId, id))!;
     const account = await this.accounts.get(accountId, trx);
-    const link = `${this.deps.config.finance.publicUrl}/accept-invitation?token=${encodeURIComponent(token)}`;
+    // In the inviting administrator's language (their request's), else the account's; the link
+    // carries it to the accept page.
+    const language = ctx.language ?? account?.locale ?? 'en';
+    const page = `${this.deps.config.finance.publicUrl}/accept-invitation`;
     const mail = invitationMail({
       to: invitation.email,
       accountName: account?.name ?? '',
       inviterName: invitation.inviter_name,
       role: invitation.role,
-      link,
-      language: ctx.language,
+      link: `${page}?token=${encodeURIComponent(token)}&locale=${language}`,
+      language,
     });
     return this.smtp.queue(trx, { ...mail, accountId, source: `identity:invitation:${id}` });
   }

@@ -1,3 +1,4 @@
+import { defineWords } from '../../../core/i18n/catalogue.js';
 import type { Language } from '../../../core/i18n/language.js';
 import { centsText } from '../../calendar.js';
 
@@ -82,4 +83,8 @@ const ptBR: NotificationWords = {
       .join(' '),
 };
 
-export const notificationWords = (language: Language): NotificationWords => (language === 'pt-BR' ? ptBR : en);
+/** A word table of the catalogue (core/i18n/catalogue.ts): the completeness test checks both languages. */
+export const notificationWords: (language: Language) => NotificationWords = defineWords('finance notifications', {
+  en,
+  'pt-BR': ptBR,
+});

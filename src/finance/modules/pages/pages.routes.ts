@@ -1,9 +1,19 @@
-import { languageOf } from '../../../core/i18n/language.js';
 import formbody from '@fastify/formbody';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { HttpError } from '../../../core/http/errors.js';
-import { escapeHtml, field, hidden, PAGE_HEADERS, renderPage } from '../../../core/http/pages.js';
+import {
+  field,
+  hidden,
+  notice,
+  PAGE_HEADERS,
+  pageLanguage,
+  pageWords,
+  renderPage,
+  strong,
+  type PageWords,
+} from '../../../core/http/pages.js';
+import { t, type Text } from '../../../core/i18n/catalogue.js';
 import type { FinanceRoutes } from '../../routes.js';
 
 /**
@@ -13,36 +23,56 @@ import type { FinanceRoutes } from '../../routes.js';
  * confirms with theirs). Plain HTML forms posted back to the same path, no script; they call the
  * same services as the API, with the same rules and rate limits. Also confirming an e-mail
  * address: the link opens a page with one button, so that a mail scanner that fetches links does
- * not verify an address by itself.
+ * not verify an address by itself. A page is in the language its link carries (the e-mail's), else
+ * the invitation's account's, else the browser's.
  */
 
-const TokenQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 512 })) });
+/** The language a link carries (the e-mail's), which its page is shown in: `en` or `pt-BR`. */
+const LinkLocale = Type.Optional(Type.String({ maxLength: 10 }));
+const TokenQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 512 })), locale: LinkLocale });
 const ResetForm = Type.Object({
   token: Type.String({ maxLength: 512 }),
   password: Type.String({ maxLength: 256 }),
   confirm: Type.String({ maxLength: 256 }),
+  locale: LinkLocale,
 });
 const AcceptForm = Type.Object({
   token: Type.String({ maxLength: 512 }),
   password: Type.String({ maxLength: 256 }),
   confirm: Type.Optional(Type.String({ maxLength: 256 })),
   fullName: Type.Optional(Type.String({ maxLength: 200 })),
+  locale: LinkLocale,
 });
 
-const page = (reply: FastifyReply, status: number, title: string, body: string) =>
-  reply.code(status).headers(PAGE_HEADERS).send(renderPage({ title, body }));
-const notice = (kind: 'error' | 'ok', text: string) => `<p class="${kind}">${escapeHtml(text)}</p>`;
-const reason = (err: unknown) => (err instanceof HttpError ? err.message : 'Something went wrong; please try again.');
+const page = (reply: FastifyReply, status: number, words: PageWords, title: Text, body: string) =>
+  reply
+    .code(status)
+    .headers(PAGE_HEADERS)
+    .send(renderPage({ title: words.text(title), body, lang: words.language }));
+/** Why a request failed, in the page's words; 5xx details stay in the log. */
+const reason = (words: PageWords, err: unknown) =>
+  words.text(err instanceof HttpError ? err.text : 'Something went wrong; please try again.');
 const statusOf = (err: unknown) => (err instanceof HttpError && err.statusCode < 500 ? err.statusCode : 500);
 const MIN_PASSWORD = 8;
+const roleOf = (role: string) => (role === 'admin' ? t('an administrator') : t('an agent'));
 
-function resetForm(token: string, error?: string) {
+function resetForm(words: PageWords, token: string, error?: Text) {
   return (
-    (error ? notice('error', error) : '') +
-    `<form method="post" action="reset-password">${hidden('token', token)}` +
-    field('password', 'New password', 'password', `required minlength="${MIN_PASSWORD}" autocomplete="new-password"`) +
-    field('confirm', 'Repeat it', 'password', `required minlength="${MIN_PASSWORD}" autocomplete="new-password"`) +
-    '<button type="submit">Change my password</button></form>'
+    (error ? notice('error', words.text(error)) : '') +
+    `<form method="post" action="reset-password">${hidden('token', token)}${hidden('locale', words.language)}` +
+    field(
+      'password',
+      words.text('New password'),
+      'password',
+      `required minlength="${MIN_PASSWORD}" autocomplete="new-password"`,
+    ) +
+    field(
+      'confirm',
+      words.text('Repeat it'),
+      'password',
+      `required minlength="${MIN_PASSWORD}" autocomplete="new-password"`,
+    ) +
+    `<button type="submit">${words.html('Change my password')}</button></form>`
   );
 }
 
@@ -55,8 +85,16 @@ export const financePagesRoutes: FinanceRoutes = async (app, { services }) => {
     { config: { access: 'public' }, schema: { hide: true, querystring: TokenQuery } },
     async (req, reply) => {
       const token = req.query.token ?? '';
-      if (!token) return page(reply, 422, 'Reset your password', notice('error', 'This link has no reset token.'));
-      return page(reply, 200, 'Choose a new password', resetForm(token));
+      const words = pageWords(pageLanguage(req, req.query.locale));
+      if (!token)
+        return page(
+          reply,
+          422,
+          words,
+          'Reset your password',
+          notice('error', words.text('This link has no reset token.')),
+        );
+      return page(reply, 200, words, 'Choose a new password', resetForm(words, token));
     },
   );
 
@@ -65,17 +103,20 @@ export const financePagesRoutes: FinanceRoutes = async (app, { services }) => {
     { config: { access: 'public' }, schema: { hide: true, body: ResetForm } },
     async (req, reply) => {
       const { token, password, confirm } = req.body;
+      const words = pageWords(pageLanguage(req, req.body.locale));
       if (password !== confirm)
-        return page(reply, 422, 'Choose a new password', resetForm(token, 'The two passwords differ.'));
+        return page(reply, 422, words, 'Choose a new password', resetForm(words, token, 'The two passwords differ.'));
       if (password.length < MIN_PASSWORD) {
-        return page(reply, 422, 'Choose a new password', resetForm(token, `Use at least ${MIN_PASSWORD} characters.`));
+        const tooShort = t('Use at least %{min} characters.', { min: MIN_PASSWORD });
+        return page(reply, 422, words, 'Choose a new password', resetForm(words, token, tooShort));
       }
       try {
         await services.passwords.reset({ token, password }, req.ip);
       } catch (err) {
-        return page(reply, statusOf(err), 'Choose a new password', notice('error', reason(err)));
+        return page(reply, statusOf(err), words, 'Choose a new password', notice('error', reason(words, err)));
       }
-      return page(reply, 200, 'Password changed', notice('ok', 'Your password was changed: sign in with it now.'));
+      const changed = notice('ok', words.text('Your password was changed: sign in with it now.'));
+      return page(reply, 200, words, 'Password changed', changed);
     },
   );
 
@@ -122,9 +163,12 @@ export const financePagesRoutes: FinanceRoutes = async (app, { services }) => {
       const token = req.query.token ?? '';
       try {
         const { invitation, passwordRequired } = await services.invitationAcceptance.preview(token, req.ip);
-        return page(reply, 200, `Join ${invitation.account_name}`, acceptForm(token, invitation, passwordRequired));
+        const words = pageWords(pageLanguage(req, req.query.locale, invitation.account_locale));
+        const title = t('Join %{account}', { account: invitation.account_name });
+        return page(reply, 200, words, title, acceptForm(words, token, invitation, passwordRequired));
       } catch (err) {
-        return page(reply, statusOf(err), 'Invitation', notice('error', reason(err)));
+        const words = pageWords(pageLanguage(req, req.query.locale));
+        return page(reply, statusOf(err), words, 'Invitation', notice('error', reason(words, err)));
       }
     },
   );
@@ -138,15 +182,19 @@ export const financePagesRoutes: FinanceRoutes = async (app, { services }) => {
       try {
         preview = await services.invitationAcceptance.preview(token, req.ip);
       } catch (err) {
-        return page(reply, statusOf(err), 'Invitation', notice('error', reason(err)));
+        const words = pageWords(pageLanguage(req, req.body.locale));
+        return page(reply, statusOf(err), words, 'Invitation', notice('error', reason(words, err)));
       }
       const { invitation, passwordRequired } = preview;
-      const again = (message: string, status = 422) =>
+      const words = pageWords(pageLanguage(req, req.body.locale, invitation.account_locale));
+      const account = invitation.account_name;
+      const again = (message: Text, status = 422) =>
         page(
           reply,
           status,
-          `Join ${invitation.account_name}`,
-          notice('error', message) + acceptForm(token, invitation, passwordRequired),
+          words,
+          t('Join %{account}', { account }),
+          notice('error', words.text(message)) + acceptForm(words, token, invitation, passwordRequired),
         );
       try {
         if (passwordRequired) {
@@ -160,44 +208,41 @@ export const financePagesRoutes: FinanceRoutes = async (app, { services }) => {
             userId: session.user.id,
             role: session.role,
             isSuperAdmin: session.user.is_super_admin === 1,
-            language: languageOf(req.headers['accept-language']),
+            language: words.language,
           };
           await services.invitationAcceptance.accept({ token }, caller, req.ip);
         }
       } catch (err) {
-        return again(reason(err), statusOf(err));
+        return again(err instanceof HttpError ? err.text : 'Something went wrong; please try again.', statusOf(err));
       }
-      return page(
-        reply,
-        200,
-        `Welcome to ${invitation.account_name}`,
-        notice(
-          'ok',
-          `You joined ${invitation.account_name} as ${invitation.role === 'admin' ? 'an administrator' : 'an agent'}. Sign in with ${invitation.email}.`,
-        ),
-      );
+      const joined = t('You joined %{account} as %{role}. Sign in with %{email}.', {
+        account,
+        role: roleOf(invitation.role),
+        email: invitation.email,
+      });
+      return page(reply, 200, words, t('Welcome to %{account}', { account }), notice('ok', words.text(joined)));
     },
   );
 };
 
 function acceptForm(
+  words: PageWords,
   token: string,
   invitation: { email: string; account_name: string; role: string },
   passwordRequired: boolean,
 ) {
-  const intro = `<p>${escapeHtml(invitation.email)} is invited to join <strong>${escapeHtml(invitation.account_name)}</strong> as ${
-    invitation.role === 'admin' ? 'an administrator' : 'an agent'
-  }.</p>`;
+  const intro = t('%{email} is invited to join %{account} as %{role}.', {
+    email: invitation.email,
+    account: strong(invitation.account_name),
+    role: roleOf(invitation.role),
+  });
+  const newPassword = `required minlength="${MIN_PASSWORD}" autocomplete="new-password"`;
   const fields = passwordRequired
-    ? field('fullName', 'Your name', 'text', 'required maxlength="200" autocomplete="name"') +
-      field(
-        'password',
-        'Choose a password',
-        'password',
-        `required minlength="${MIN_PASSWORD}" autocomplete="new-password"`,
-      ) +
-      field('confirm', 'Repeat it', 'password', `required minlength="${MIN_PASSWORD}" autocomplete="new-password"`)
-    : '<p class="muted">You already have a user: confirm with your password.</p>' +
-      field('password', 'Your password', 'password', 'required autocomplete="current-password"');
-  return `${intro}<form method="post" action="accept-invitation">${hidden('token', token)}${fields}<button type="submit">Accept the invitation</button></form>`;
+    ? field('fullName', words.text('Your name'), 'text', 'required maxlength="200" autocomplete="name"') +
+      field('password', words.text('Choose a password'), 'password', newPassword) +
+      field('confirm', words.text('Repeat it'), 'password', newPassword)
+    : `<p class="muted">${words.html('You already have a user: confirm with your password.')}</p>` +
+      field('password', words.text('Your password'), 'password', 'required autocomplete="current-password"');
+  const form = `<form method="post" action="accept-invitation">${hidden('token', token)}${hidden('locale', words.language)}`;
+  return `<p>${words.html(intro)}</p>${form}${fields}<button type="submit">${words.html('Accept the invitation')}</button></form>`;
 }

@@ -1,3 +1,4 @@
+import { render, t, type Text } from '../../../core/i18n/catalogue.js';
 import type { Language } from '../../../core/i18n/language.js';
 import { HttpError, invalidField, unauthorized } from '../../../core/http/errors.js';
 import { randomToken, sha256Hex } from '../../../core/security/tokens.js';
@@ -81,7 +82,8 @@ export class PasswordsService {
         { userId: user.id },
         "password reset e-mail not sent: no SMTP configuration in the user's accounts and no SMTP_URL",
       );
-    const link = `${this.deps.config.finance.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+    const page = `${this.deps.config.finance.publicUrl}/reset-password`;
+    const link = `${page}?token=${encodeURIComponent(token)}&locale=${language}`;
     await this.deps.db.transaction().execute(async (trx) => {
       const now = Date.now();
       await repo.retireUserResets(trx, user.id, now);
@@ -126,19 +128,12 @@ export class PasswordsService {
 
 /** The forgotten-password e-mail, in the language of the request that asked for it. */
 function resetMail(name: string, link: string, language: Language): { subject: string; text: string } {
-  if (language === 'pt-BR')
-    return {
-      subject: 'Redefina sua senha',
-      text:
-        `Olá, ${name},\n\nAlguém (esperamos que você) pediu para redefinir a senha da sua conta.\n` +
-        `Abra este link em até uma hora para escolher uma nova senha:\n\n${link}\n\n` +
-        `Se você não pediu, ignore este e-mail: sua senha continua a mesma.\n`,
-    };
+  const say = (text: Text) => render(text, language);
   return {
-    subject: 'Reset your password',
+    subject: say('Reset your password'),
     text:
-      `Hello ${name},\n\nSomeone (hopefully you) asked to reset the password of your account.\n` +
-      `Open this link within one hour to choose a new password:\n\n${link}\n\n` +
-      `If you did not ask for it, ignore this e-mail: your password stays as it is.\n`,
+      `${say(t('Hello %{name},', { name }))}\n\n${say('Someone (hopefully you) asked to reset the password of your account.')}\n` +
+      `${say('Open this link within one hour to choose a new password:')}\n\n${link}\n\n` +
+      `${say('If you did not ask for it, ignore this e-mail: your password stays as it is.')}\n`,
   };
 }

@@ -1,5 +1,6 @@
 import { HttpError, invalidField, notFound, unauthorized } from '../../../core/http/errors.js';
-import { t } from '../../../core/i18n/catalogue.js';
+import { render, t, type Text } from '../../../core/i18n/catalogue.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
 import { createSmtpTransport, type MailTransport } from '../../../core/mail/mail.transport.js';
 import { sendQueuedNow, type TransportFor } from '../../../core/mail/mail.worker.js';
 import { enqueueEmail, type OutgoingEmail } from '../../../core/mail/outgoing-emails.js';
@@ -40,6 +41,7 @@ export class SmtpService {
   constructor(
     private readonly deps: FinanceDeps,
     private readonly users: UsersService,
+    private readonly accounts: AccountsService,
   ) {
     this.guard = outboundGuard(deps.config);
   }
@@ -86,10 +88,15 @@ export class SmtpService {
   async sendTest(ctx: FinanceContext): Promise<SentMessage & { to: string }> {
     const user = await this.users.get(ctx.userId);
     if (!user) throw unauthorized();
+    // In the language the request asks for, else the account's.
+    const language = ctx.language ?? (await this.accounts.languageOf(ctx.accountId));
+    const say = (text: Text) => render(text, language);
     const sent = await this.sendWithAccountSmtp(ctx.accountId, {
       to: user.email,
-      subject: 'Ponte finance: SMTP test',
-      text: `This is a test e-mail from the Ponte finance service.\n\nIf you can read it, the SMTP configuration of your account works.\n`,
+      subject: say('Ponte finance: SMTP test'),
+      text:
+        `${say('This is a test e-mail from the Ponte finance service.')}\n\n` +
+        `${say('If you can read it, the SMTP configuration of your account works.')}\n`,
     });
     return { ...sent, to: user.email };
   }
