@@ -8,13 +8,14 @@ import { stopWithTheApp } from '../core/background/runtime.js';
 import { createBaseApp, type App } from '../core/http/app-base.js';
 import { shutdownDeadlineOf } from '../core/http/shutdown.js';
 import type { Metrics } from '../core/http/metrics.js';
-import { financeErrorBody } from '../core/http/error-handler.js';
+import { financeErrorBody, requestLanguage } from '../core/http/error-handler.js';
 import { createSecretBox } from '../core/security/encryption.js';
 import { loadOrCreateSecret } from '../core/security/secrets.js';
 import { financeAuthPlugin } from './auth/finance-auth.plugin.js';
 import { createFinanceBackground, type FinanceBackground, type FinanceBackgroundOptions } from './background.js';
 import type { FinanceDeps, FinanceSecrets } from './context.js';
 import type { FinanceDatabase } from './db/schema.js';
+import { localizeMessage } from './http/envelope.js';
 import { createFinanceServices, financeModules } from './modules.js';
 import './i18n/messages.js';
 
@@ -90,6 +91,11 @@ export async function buildFinanceApp(options: FinanceAppOptions): Promise<App> 
   // Password reset e-mails still being sent finish before the database closes (or the shutdown bound).
   app.addHook('onClose', async () => {
     await settledBy(services.passwords.settle(), shutdownDeadlineOf(app));
+  });
+  // Success messages (`ok(data, message)`) are written in the request's language.
+  app.addHook('preSerialization', async (request, _reply, payload) => {
+    localizeMessage(payload, requestLanguage(request));
+    return payload;
   });
   await app.register(async (api) => {
     await api.register(financeAuthPlugin, { deps });

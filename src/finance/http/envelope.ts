@@ -1,12 +1,30 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { english, render, type Text } from '../../core/i18n/catalogue.js';
+import type { Language } from '../../core/i18n/language.js';
 
 /**
  * The finance envelope: every success is `{success: true, data, message?}`; every error is
  * `{success: false, message, error: {code, details?}}` (written by core's `financeErrorBody`).
  */
 
-export function ok<T>(data: T, message?: string): { success: true; data: T; message?: string } {
-  return message === undefined ? { success: true, data } : { success: true, data, message };
+/** The texts of the success messages `ok` wrote (in English), until the answer is serialized. */
+const messages = new WeakMap<object, Text>();
+
+/**
+ * A success; its message is a text of the catalogue, written in English here and in the request's
+ * language when the answer is sent (`localizeMessage`, the finance app's preSerialization hook).
+ */
+export function ok<T>(data: T, message?: Text): { success: true; data: T; message?: string } {
+  if (message === undefined) return { success: true, data };
+  const body = { success: true as const, data, message: english(message) };
+  messages.set(body, message);
+  return body;
+}
+
+/** Writes the message of a success `ok` made in `language`; any other payload is left as it is. */
+export function localizeMessage(payload: unknown, language: Language): void {
+  const text = typeof payload === 'object' && payload !== null ? messages.get(payload) : undefined;
+  if (text !== undefined) (payload as { message: string }).message = render(text, language);
 }
 
 /** Response schema of a success carrying `data` of the given schema. */

@@ -1,8 +1,12 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { App } from '../../core/http/app-base.js';
+import type { Text } from '../../core/i18n/catalogue.js';
 import { ctxOf } from '../auth/finance-auth.plugin.js';
 import type { FinanceContext } from '../context.js';
 import { Envelope, MessageEnvelope, bearer, errorResponses, ok } from './envelope.js';
+
+/** The records with these routes, as their success messages name them. */
+export type RecordNoun = 'Transaction' | 'Bill' | 'Invoice' | 'Contract';
 
 /** What a record's service offers the routes: a paged list, and reads and writes by id. */
 export interface RecordService<Row, Query, Create, Update> {
@@ -18,7 +22,7 @@ export interface RecordAction<Row> {
   name: string;
   summary: string;
   /** The success message, e.g. "Bill paid". */
-  message: string;
+  message: Text;
   run(ctx: FinanceContext, id: number): Promise<Row>;
 }
 
@@ -31,8 +35,8 @@ export interface RecordRoutesOptions<
   /** The collection's path, e.g. `/api/bills`. */
   path: string;
   tag: string;
-  /** Capitalised, for the success messages: "Bill created". */
-  noun: string;
+  /** Capitalised, for the success messages: "Bill created" (each one a key of the catalogue). */
+  noun: RecordNoun;
   schemas: { record: TSchema; list: TSchema; query: Q; params: TObject; create: C; update: U };
   /** The record as the API shows it (`schemas.record`). */
   present(row: Row): unknown;
@@ -89,7 +93,7 @@ export function registerRecordRoutes<
       },
     },
     async (req, reply) =>
-      reply.status(201).send(ok(present(await svc.create(ctxOf(req), req.body)), `${noun} created`)),
+      reply.status(201).send(ok(present(await svc.create(ctxOf(req), req.body)), `${noun} created` as const)),
   );
 
   app.get(
@@ -119,7 +123,7 @@ export function registerRecordRoutes<
           response: { ...one, ...errorResponses(401, 404, 422) },
         },
       },
-      async (req) => ok(present(await svc.update(ctxOf(req), idOf(req.params), req.body)), `${noun} updated`),
+      async (req) => ok(present(await svc.update(ctxOf(req), idOf(req.params), req.body)), `${noun} updated` as const),
     );
   }
 
@@ -153,7 +157,7 @@ export function registerRecordRoutes<
     },
     async (req) => {
       await svc.delete(ctxOf(req), idOf(req.params));
-      return ok(null, `${noun} deleted`);
+      return ok(null, `${noun} deleted` as const);
     },
   );
 }

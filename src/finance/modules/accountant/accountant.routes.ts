@@ -4,6 +4,7 @@ import { Envelope, MessageEnvelope, bearer, errorResponses, ok } from '../../htt
 import type { FinanceRoutes } from '../../routes.js';
 import { presentAccountant, presentSentReport } from './accountant.presenter.js';
 import { AccountantSaveBody, AccountantSchema, SendReportBody, SendReportResultSchema } from './accountant.schema.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 const tags = ['accountant'];
 const admin = { access: 'admin' as const };
@@ -79,7 +80,8 @@ export const accountantRoutes: FinanceRoutes = async (app, { services }) => {
     },
     async (req) => {
       const sent = await svc.send(ctxOf(req), req.body.referenceMonth);
-      return ok(presentSentReport(sent), `Report for ${sent.referenceMonth} sent to ${sent.email}`);
+      const message = t('Report for %{month} sent to %{email}', { month: sent.referenceMonth, email: sent.email });
+      return ok(presentSentReport(sent), message);
     },
   );
 };

@@ -14,6 +14,7 @@ import {
   InvitationTokenParams,
   InviteBody,
 } from './invitations.schema.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 const tags = ['invitations'];
 const admin = { access: 'admin' as const };
@@ -42,8 +43,8 @@ export const invitationsRoutes: FinanceRoutes = async (app, { services }) => {
     async (req, reply) => {
       const { invitation, renewed } = await svc.invite(ctxOf(req), req.body);
       const message = renewed
-        ? `Invitation renewed and sent again to ${invitation.email}`
-        : `Invitation sent to ${invitation.email}`;
+        ? t('Invitation renewed and sent again to %{email}', { email: invitation.email })
+        : t('Invitation sent to %{email}', { email: invitation.email });
       return reply.status(201).send(ok(presentInvitation(invitation), message));
     },
   );
@@ -86,7 +87,7 @@ export const invitationsRoutes: FinanceRoutes = async (app, { services }) => {
     },
     async (req) => {
       const invitation = await svc.resend(ctxOf(req), req.params.id);
-      return ok(presentInvitation(invitation), `Invitation sent again to ${invitation.email}`);
+      return ok(presentInvitation(invitation), t('Invitation sent again to %{email}', { email: invitation.email }));
     },
   );
 

@@ -15,6 +15,7 @@ import {
   UnreadCountSchema,
   UpdatedCountSchema,
 } from './notifications.schema.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 const tags = ['notifications'];
 
@@ -84,7 +85,7 @@ export const notificationsRoutes: FinanceRoutes = async (app, { services }) => {
     },
     async (req) => {
       const deletedCount = await svc.deleteRead(ctxOf(req));
-      return ok({ deletedCount }, `${deletedCount} read notification(s) deleted`);
+      return ok({ deletedCount }, t('%{count} read notification(s) deleted', { count: deletedCount }));
     },
   );
 

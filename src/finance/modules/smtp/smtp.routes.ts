@@ -4,6 +4,7 @@ import { Envelope, MessageEnvelope, bearer, errorResponses, ok } from '../../htt
 import type { FinanceRoutes } from '../../routes.js';
 import { presentSmtp } from './smtp.presenter.js';
 import { SmtpSaveBody, SmtpSchema, SmtpTestResultSchema } from './smtp.schema.js';
+import { t } from '../../../core/i18n/catalogue.js';
 
 const tags = ['smtp'];
 const admin = { access: 'admin' as const };
@@ -59,7 +60,7 @@ export const smtpRoutes: FinanceRoutes = async (app, { services }) => {
       const sent = await svc.sendTest(ctxOf(req));
       return ok(
         { to: sent.to, messageId: sent.messageId, response: sent.response },
-        `Test e-mail sent to ${sent.to}: ${sent.response}`,
+        t('Test e-mail sent to %{email}: %{response}', { email: sent.to, response: sent.response }),
       );
     },
   );
