@@ -28,6 +28,18 @@ function decodeBody(body: string, encoding: string): string {
   return body;
 }
 
+/** A header with RFC 2047 encoded words (`=?UTF-8?Q?Relat=C3=B3rio?=`) as text. */
+export function decodeHeader(value: string): string {
+  const word = /=\?[^?]+\?([QqBb])\?([^?]*)\?=/g;
+  return value
+    .replace(/(=\?[^?]+\?[QqBb]\?[^?]*\?=)\s+(?==\?)/g, '$1')
+    .replace(word, (_all, encoding: string, text: string) =>
+      encoding.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : decodeBody(text.replace(/_/g, ' '), 'quoted-printable'),
+    );
+}
+
 /** Parses a single-part text e-mail (what the mail worker sends without html). */
 export function parseEmail(raw: string, envelope: { from: string | null; to: string[] }): ReceivedEmail {
   const split = raw.indexOf('\r\n\r\n');
@@ -39,7 +51,7 @@ export function parseEmail(raw: string, envelope: { from: string | null; to: str
   }
   const encoding = (headers['content-transfer-encoding'] ?? '7bit').toLowerCase();
   const text = decodeBody(raw.slice(split + 4), encoding).replace(/\r\n/g, '\n');
-  return { ...envelope, headers, subject: headers.subject ?? '', text, raw };
+  return { ...envelope, headers, subject: decodeHeader(headers.subject ?? ''), text, raw };
 }
 
 /**
