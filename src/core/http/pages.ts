@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatHtml, Html, render, type Text } from '../i18n/catalogue.js';
 import { parseLocale, requestedLanguage, type Language } from '../i18n/language.js';
 
@@ -49,6 +49,13 @@ export const pageWords = (language: Language): PageWords => ({
   text: (text) => render(text, language),
   html: (text) => formatHtml(text, language, escapeHtml),
 });
+
+/** Answers with a page: its title and body in the words' language, with PAGE_HEADERS. */
+export const sendPage = (reply: FastifyReply, status: number, words: PageWords, title: Text, body: string) =>
+  reply
+    .code(status)
+    .headers(PAGE_HEADERS)
+    .send(renderPage({ title: words.text(title), body, lang: words.language }));
 
 /** Markup for a sentence's parameter: a value in bold. */
 export const strong = (value: string) => new Html(`<strong>${escapeHtml(value)}</strong>`);

@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
 import { Type } from '@sinclair/typebox';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyRequest } from 'fastify';
 import { chatErrorBody, logRefusal, mapError, requestLanguage } from '../../../core/http/error-handler.js';
 import { fieldSentence, HttpError, invalidField } from '../../../core/http/errors.js';
 import {
@@ -8,10 +8,9 @@ import {
   field,
   hidden,
   notice,
-  PAGE_HEADERS,
   pageLanguage,
   pageWords,
-  renderPage,
+  sendPage,
   strong,
   type PageWords,
 } from '../../../core/http/pages.js';
@@ -35,12 +34,6 @@ const PATH = '/auth/password/edit';
 const NEW_PATH = '/auth/password/new';
 const HTML = { description: 'An HTML page', content: { 'text/html': { schema: Type.String() } } };
 const config = { auth: 'none' as const };
-
-const send = (reply: FastifyReply, status: number, words: PageWords, title: Text, body: string) =>
-  reply
-    .code(status)
-    .headers(PAGE_HEADERS)
-    .send(renderPage({ title: words.text(title), body, lang: words.language }));
 
 /**
  * The dashboard's sign-in page (/app/login), relative to these pages' paths (/auth/password/...),
@@ -118,7 +111,7 @@ export const passwordPagesRoutes: ChatRoutes = async (app, { services }) => {
       mapped.code === 'invalid_reset_token'
         ? `<p><a href="new?locale=${words.language}">${words.html('Ask for a new link')}</a></p>`
         : '';
-    return send(reply, mapped.status, words, 'Set your password', notice('error', text) + next);
+    return sendPage(reply, mapped.status, words, 'Set your password', notice('error', text) + next);
   });
 
   app.get(
@@ -140,7 +133,7 @@ export const passwordPagesRoutes: ChatRoutes = async (app, { services }) => {
       const token = req.query.reset_password_token ?? '';
       const link = await svc.preview(token, req.ip);
       const words = pageWords(pageLanguage(req, req.query.locale, link.accountLanguage));
-      return send(reply, 200, words, titleOf(link), form(words, token, link));
+      return sendPage(reply, 200, words, titleOf(link), form(words, token, link));
     },
   );
 
@@ -168,12 +161,12 @@ export const passwordPagesRoutes: ChatRoutes = async (app, { services }) => {
         );
         const signIn = new Html(`<a href="${escapeHtml(signInHref(user.email))}">${words.html('Sign in')}</a>`);
         const done = t('Your password is set. %{signIn} as %{email} with it.', { signIn, email: user.email });
-        return send(reply, 200, words, 'Your password is set', `<p class="ok">${words.html(done)}</p>`);
+        return sendPage(reply, 200, words, 'Your password is set', `<p class="ok">${words.html(done)}</p>`);
       } catch (err) {
         // A password that does not fit: for a browser, the form again with what to change.
         const problem = err instanceof HttpError ? err.details?.[0]?.field : undefined;
         if (wantsHtml(req) && err instanceof HttpError && err.statusCode === 422 && problem !== 'reset_password_token')
-          return send(reply, 422, words, titleOf(link), form(words, token, link, sentence(err)));
+          return sendPage(reply, 422, words, titleOf(link), form(words, token, link, sentence(err)));
         throw err;
       }
     },
@@ -193,7 +186,7 @@ export const passwordPagesRoutes: ChatRoutes = async (app, { services }) => {
     },
     async (req, reply) => {
       const words = pageWords(pageLanguage(req, req.query.locale));
-      return send(reply, 200, words, 'Forgot your password?', forgotForm(words));
+      return sendPage(reply, 200, words, 'Forgot your password?', forgotForm(words));
     },
   );
 
@@ -216,12 +209,12 @@ export const passwordPagesRoutes: ChatRoutes = async (app, { services }) => {
       if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
         if (!wantsHtml(req)) throw invalidField('email', 'is not an e-mail address');
         const again = forgotForm(words, 'Enter the e-mail address you sign in with.');
-        return send(reply, 422, words, 'Forgot your password?', again);
+        return sendPage(reply, 422, words, 'Forgot your password?', again);
       }
       // The e-mail is written in the page's language (the link's, else the browser's).
       await svc.forgot(email, req.ip, words.language);
       const sent = notice('ok', words.text(t('%{sentence}.', { sentence: phrase(FORGOT_PASSWORD_MESSAGE) })));
-      return send(reply, 200, words, 'Check your e-mail', sent + backToSignIn(words));
+      return sendPage(reply, 200, words, 'Check your e-mail', sent + backToSignIn(words));
     },
   );
 };

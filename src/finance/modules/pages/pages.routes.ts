@@ -1,15 +1,13 @@
 import formbody from '@fastify/formbody';
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
 import { HttpError } from '../../../core/http/errors.js';
 import {
   field,
   hidden,
   notice,
-  PAGE_HEADERS,
   pageLanguage,
   pageWords,
-  renderPage,
+  sendPage,
   strong,
   type PageWords,
 } from '../../../core/http/pages.js';
@@ -44,11 +42,6 @@ const AcceptForm = Type.Object({
   locale: LinkLocale,
 });
 
-const page = (reply: FastifyReply, status: number, words: PageWords, title: Text, body: string) =>
-  reply
-    .code(status)
-    .headers(PAGE_HEADERS)
-    .send(renderPage({ title: words.text(title), body, lang: words.language }));
 /** Why a request failed, in the page's words; 5xx details stay in the log. */
 const reason = (words: PageWords, err: unknown) =>
   words.text(err instanceof HttpError ? err.text : 'Something went wrong; please try again.');
@@ -87,14 +80,14 @@ export const financePagesRoutes: FinanceRoutes = async (app, { services }) => {
       const token = req.query.token ?? '';
       const words = pageWords(pageLanguage(req, req.query.locale));
       if (!token)
-        return page(
+        return sendPage(
           reply,
           422,
           words,
           'Reset your password',
           notice('error', words.text('This link has no reset token.')),
         );
-      return page(reply, 200, words, 'Choose a new password', resetForm(words, token));
+      return sendPage(reply, 200, words, 'Choose a new password', resetForm(words, token));
     },
   );
 
@@ -105,18 +98,24 @@ export const financePagesRoutes: FinanceRoutes = async (app, { services }) => {
       const { token, password, confirm } = req.body;
       const words = pageWords(pageLanguage(req, req.body.locale));
       if (password !== confirm)
-        return page(reply, 422, words, 'Choose a new password', resetForm(words, token, 'The two passwords differ.'));
+        return sendPage(
+          reply,
+          422,
+          words,
+          'Choose a new password',
+          resetForm(words, token, 'The two passwords differ.'),
+        );
       if (password.length < MIN_PASSWORD) {
         const tooShort = t('Use at least %{min} characters.', { min: MIN_PASSWORD });
-        return page(reply, 422, words, 'Choose a new password', resetForm(words, token, tooShort));
+        return sendPage(reply, 422, words, 'Choose a new password', resetForm(words, token, tooShort));
       }
       try {
         await services.passwords.reset({ token, password }, req.ip);
       } catch (err) {
-        return page(reply, statusOf(err), words, 'Choose a new password', notice('error', reason(words, err)));
+        return sendPage(reply, statusOf(err), words, 'Choose a new password', notice('error', reason(words, err)));
       }
       const changed = notice('ok', words.text('Your password was changed: sign in with it now.'));
-      return page(reply, 200, words, 'Password changed', changed);
+      return sendPage(reply, 200, words, 'Password changed', changed);
     },
   );
 
@@ -165,10 +164,10 @@ export const financePagesRoutes: FinanceRoutes = async (app, { services }) => {
         const { invitation, passwordRequired } = await services.invitationAcceptance.preview(token, req.ip);
         const words = pageWords(pageLanguage(req, req.query.locale, invitation.account_locale));
         const title = t('Join %{account}', { account: invitation.account_name });
-        return page(reply, 200, words, title, acceptForm(words, token, invitation, passwordRequired));
+        return sendPage(reply, 200, words, title, acceptForm(words, token, invitation, passwordRequired));
       } catch (err) {
         const words = pageWords(pageLanguage(req, req.query.locale));
-        return page(reply, statusOf(err), words, 'Invitation', notice('error', reason(words, err)));
+        return sendPage(reply, statusOf(err), words, 'Invitation', notice('error', reason(words, err)));
       }
     },
   );
@@ -183,13 +182,13 @@ export const financePagesRoutes: FinanceRoutes = async (app, { services }) => {
         preview = await services.invitationAcceptance.preview(token, req.ip);
       } catch (err) {
         const words = pageWords(pageLanguage(req, req.body.locale));
-        return page(reply, statusOf(err), words, 'Invitation', notice('error', reason(words, err)));
+        return sendPage(reply, statusOf(err), words, 'Invitation', notice('error', reason(words, err)));
       }
       const { invitation, passwordRequired } = preview;
       const words = pageWords(pageLanguage(req, req.body.locale, invitation.account_locale));
       const account = invitation.account_name;
       const again = (message: Text, status = 422) =>
-        page(
+        sendPage(
           reply,
           status,
           words,
@@ -220,7 +219,7 @@ export const financePagesRoutes: FinanceRoutes = async (app, { services }) => {
         role: roleOf(invitation.role),
         email: invitation.email,
       });
-      return page(reply, 200, words, t('Welcome to %{account}', { account }), notice('ok', words.text(joined)));
+      return sendPage(reply, 200, words, t('Welcome to %{account}', { account }), notice('ok', words.text(joined)));
     },
   );
 };
