@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import type { TestAccount } from './factories.js';
 import { client } from './http.js';
-import type { ChatTestApp } from './test-app.js';
+import { sql } from 'kysely';
+import { testDialect, type ChatTestApp } from './test-app.js';
 
 /** Pipeline automation helpers: created through the API, as a client would. */
 
@@ -21,11 +22,19 @@ export async function executionsOf(t: ChatTestApp, account: TestAccount, id: num
   return res.body.data as { id: number; status: string; trigger: string; card_id: number; [field: string]: any }[];
 }
 
-/** Every table's row count (the whole database), for "nothing changed at all" checks. */
+/**
+ * Every table's row count (the whole test database), for "nothing changed at all" checks. On
+ * PostgreSQL only the test's own schema, listed without the catalog-wide introspection: the shared
+ * cluster holds other tests' schemas, which come and go (and change) while this one runs.
+ */
 export async function allRowCounts(t: ChatTestApp): Promise<Record<string, number>> {
-  // On PostgreSQL introspection lists every schema's tables (other test apps' too): only this app's.
-  const schema = t.database.schema;
-  const tables = (await t.db.introspection.getTables()).filter((table) => !schema || table.schema === schema);
+  const tables =
+    testDialect === 'postgres'
+      ? (
+          await sql<{ name: string }>`select table_name as name from information_schema.tables
+            where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(t.db)
+        ).rows
+      : await t.db.introspection.getTables();
   const out: Record<string, number> = {};
   for (const table of tables) {
     const row = await (t.db as any)
