@@ -341,13 +341,13 @@ function addField(fields: Record<string, string | string[]>, rawName: string, va
 }
 
 const requestTooLarge = (maxBytes: number) =>
-  payloadTooLarge(`The request may be at most ${Math.floor(maxBytes / 1024 / 1024)} MB`);
+  payloadTooLarge(t('The request may be at most %{megabytes} MB', { megabytes: Math.floor(maxBytes / 1024 / 1024) }));
 
 /** A refusal sent before the whole body arrived closes the connection (multipart-stream.ts). */
 function withConnectionClose(request: FastifyRequest, refusal: unknown): unknown {
   if (!(refusal instanceof HttpError) || !closesConnection(request)) return refusal;
-  const { statusCode, code, message, details, headers } = refusal;
-  return new HttpError(statusCode, code, message, details, { ...headers, connection: 'close' });
+  const { statusCode, code, text, details, headers } = refusal;
+  return new HttpError(statusCode, code, text, details, { ...headers, connection: 'close' });
 }
 
 const fileTooLarge = (maxBytes: number) =>

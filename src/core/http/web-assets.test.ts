@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerWebAssets, WEB_APP_CSP } from './web-assets.js';
+import '../i18n/core.messages.js';
 
 // A built app in a folder (as Vite writes it) served under /app: what each kind of file is
 // answered with, and what a path that is not a file gets.
@@ -104,6 +105,10 @@ describe('a web app that is not built', () => {
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.body).toContain('npm run build');
     }
+    // In the browser's language, from the catalogue.
+    const pt = await bare.inject({ url: '/app', headers: { 'accept-language': 'pt-BR' } });
+    expect(pt.body).toContain('<title>O aplicativo web não foi compilado</title>');
+    expect(pt.body).toContain('Compile-o com <code>npm run build</code>');
     await bare.close();
     fs.rmSync(empty, { recursive: true, force: true });
   });

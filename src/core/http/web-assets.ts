@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { escapeHtml, PAGE_HEADERS, renderPage } from './pages.js';
+import { Html, t } from '../i18n/catalogue.js';
+import { escapeHtml, PAGE_HEADERS, pageLanguage, pageWords, renderPage } from './pages.js';
 
 /**
  * A browser app built by Vite (web/, `npm run build`), served from its folder under dist/web:
@@ -67,7 +68,7 @@ export async function registerWebAssets(app: FastifyInstance, options: WebAssets
   const indexFile = path.join(root, 'index.html');
   const hide = { schema: { hide: true } };
   if (!fs.existsSync(indexFile)) {
-    const notBuilt = async (_request: FastifyRequest, reply: FastifyReply) => notBuiltPage(reply, root);
+    const notBuilt = async (request: FastifyRequest, reply: FastifyReply) => notBuiltPage(request, reply, root);
     app.get(prefix, hide, notBuilt);
     app.get(`${prefix}/*`, hide, notBuilt);
     return;
@@ -111,13 +112,23 @@ export async function registerWebAssets(app: FastifyInstance, options: WebAssets
   app.get(`${prefix}/*`, hide, sendPage);
 }
 
-function notBuiltPage(reply: FastifyReply, root: string) {
+/** The page in place of the web app when it is not built, in the browser's language. */
+function notBuiltPage(request: FastifyRequest, reply: FastifyReply, root: string) {
+  const words = pageWords(pageLanguage(request, undefined));
+  const code = (text: string) => new Html(`<code>${escapeHtml(text)}</code>`);
+  const docs = new Html(`<a href="/docs">${words.html('API documentation')}</a>`);
   const body =
-    `<p>This server has no build of its web app in <code>${escapeHtml(root)}</code>.</p>` +
-    '<p>Build it with <code>npm run build</code> (or <code>npm install</code>, which builds everything), then start the server again.</p>' +
-    '<p class="muted">The API works without it: <a href="/docs">API documentation</a>.</p>';
+    `<p>${words.html(t('This server has no build of its web app in %{dir}.', { dir: code(root) }))}</p>` +
+    `<p>${words.html(
+      t('Build it with %{build} (or %{install}, which builds everything), then start the server again.', {
+        build: code('npm run build'),
+        install: code('npm install'),
+      }),
+    )}</p>` +
+    `<p class="muted">${words.html(t('The API works without it: %{docs}.', { docs }))}</p>`;
   return reply
+    .header('retry-after', '60')
     .code(503)
-    .headers({ ...PAGE_HEADERS, 'retry-after': '60' })
-    .send(renderPage({ title: 'The web app is not built', body }));
+    .headers(PAGE_HEADERS)
+    .send(renderPage({ title: words.text('The web app is not built'), body, lang: words.language }));
 }

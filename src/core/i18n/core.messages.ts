@@ -66,6 +66,7 @@ export const coreMessages = defineMessages('core', {
   'is an empty file': 'é um arquivo vazio',
   'Upload too large': 'Envio grande demais',
   'Each attachment may be at most %{megabytes} MB': 'Cada anexo pode ter no máximo %{megabytes} MB',
+  'The request may be at most %{megabytes} MB': 'A requisição pode ter no máximo %{megabytes} MB',
   'At most %{max} attachments per request': 'No máximo %{max} anexos por requisição',
   'At most %{max} fields per request': 'No máximo %{max} campos por requisição',
 
@@ -93,6 +94,15 @@ export const coreMessages = defineMessages('core', {
   'The two passwords differ.': 'As duas senhas são diferentes.',
   'Open this link within one hour to choose a new password:':
     'Abra este link em até uma hora para escolher uma nova senha:',
+
+  // The page in place of the web app when it is not built.
+  'The web app is not built': 'O aplicativo web não foi compilado',
+  'This server has no build of its web app in %{dir}.':
+    'Este servidor não tem uma compilação do aplicativo web em %{dir}.',
+  'Build it with %{build} (or %{install}, which builds everything), then start the server again.':
+    'Compile-o com %{build} (ou %{install}, que compila tudo) e inicie o servidor de novo.',
+  'The API works without it: %{docs}.': 'A API funciona sem ele: %{docs}.',
+  'API documentation': 'Documentação da API',
 
   // Predicates of field problems both services use.
   'is required': 'é obrigatório',
