@@ -104,6 +104,14 @@ export const coreMessages = defineMessages('core', {
   'The API works without it: %{docs}.': 'A API funciona sem ele: %{docs}.',
   'API documentation': 'Documentação da API',
 
+  // Push subscriptions.
+  'must be an FCM registration token': 'deve ser um token de registro do FCM',
+  'is too long': 'é longo demais',
+  'must be a 16-byte secret, base64url': 'deve ser um segredo de 16 bytes, em base64url',
+  'must be an uncompressed P-256 public key (65 bytes, base64url)':
+    'deve ser uma chave pública P-256 não comprimida (65 bytes, base64url)',
+  'is not a point on the P-256 curve': 'não é um ponto da curva P-256',
+
   // Predicates of field problems both services use.
   'is required': 'é obrigatório',
   "can't be blank": 'não pode ficar em branco',

@@ -1,10 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { DestinationGuard } from '../webhooks/destination-guard.js';
-import { fitMessage, retryAfterMs, subscriptionProblems, webPushPayload } from './push.message.js';
+import { render } from '../i18n/catalogue.js';
+import {
+  fitMessage,
+  retryAfterMs,
+  subscriptionProblems,
+  webPushPayload,
+  type SubscriptionProblem,
+} from './push.message.js';
 import { generateKeyPair, MAX_PUSH_PLAINTEXT, toBase64Url } from './web-push.crypto.js';
 
 const p256dh = toBase64Url(generateKeyPair().publicKey);
 const auth = toBase64Url(Buffer.alloc(16, 7));
+
+/** The problems as the English of their catalogue texts. */
+const inEnglish = (problems: SubscriptionProblem[]) =>
+  problems.map((p) => ({ field: p.field, message: render(p.message, 'en') }));
 
 describe('subscriptionProblems', () => {
   const guard = new DestinationGuard();
@@ -16,24 +27,26 @@ describe('subscriptionProblems', () => {
   });
 
   it('names each field that is wrong: a private endpoint, a key off the curve, a short secret', () => {
-    const problems = subscriptionProblems(
-      {
-        type: 'webpush',
-        endpoint: 'http://169.254.169.254/latest',
-        p256dh: toBase64Url(Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)])),
-        auth: toBase64Url(Buffer.alloc(8)),
-      },
-      guard,
+    const problems = inEnglish(
+      subscriptionProblems(
+        {
+          type: 'webpush',
+          endpoint: 'http://169.254.169.254/latest',
+          p256dh: toBase64Url(Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)])),
+          auth: toBase64Url(Buffer.alloc(8)),
+        },
+        guard,
+      ),
     );
     expect(problems).toEqual([
       { field: 'endpoint', message: 'destination 169.254.169.254 is not a public address' },
       { field: 'p256dh', message: 'is not a point on the P-256 curve' },
       { field: 'auth', message: 'must be a 16-byte secret, base64url' },
     ]);
-    expect(subscriptionProblems({ type: 'webpush', endpoint: 'ftp://x.example', p256dh, auth }, guard)).toEqual([
-      { field: 'endpoint', message: 'only http and https URLs are allowed' },
-    ]);
-    expect(subscriptionProblems({ type: 'fcm', token: 'has spaces in it' }, guard)).toEqual([
+    expect(
+      inEnglish(subscriptionProblems({ type: 'webpush', endpoint: 'ftp://x.example', p256dh, auth }, guard)),
+    ).toEqual([{ field: 'endpoint', message: 'only http and https URLs are allowed' }]);
+    expect(inEnglish(subscriptionProblems({ type: 'fcm', token: 'has spaces in it' }, guard))).toEqual([
       { field: 'token', message: 'must be an FCM registration token' },
     ]);
   });

@@ -1,5 +1,6 @@
 import { DestinationRefused, type DestinationGuard } from '../webhooks/destination-guard.js';
 import { fromBase64Url, MAX_PUSH_PLAINTEXT, receiverKeyProblem } from './web-push.crypto.js';
+import type { Text } from '../i18n/catalogue.js';
 
 /**
  * What a push is sent to and what it says, in words of no domain: a subscription is a browser's
@@ -45,7 +46,8 @@ export type PushOutcome =
 /** What a subscription's field is wrong with, for the owner's 422 (it names its own fields). */
 export interface SubscriptionProblem {
   field: 'endpoint' | 'p256dh' | 'auth' | 'token';
-  message: string;
+  /** A predicate of the catalogue (core/i18n/catalogue.ts), worded in the caller's language by the 422. */
+  message: Text;
 }
 
 /**
@@ -66,7 +68,7 @@ export function subscriptionProblems(subscription: PushSubscription, guard: Dest
       guard.checkUrl(subscription.endpoint);
     } catch (err) {
       if (!(err instanceof DestinationRefused)) throw err;
-      problems.push({ field: 'endpoint', message: err.message });
+      problems.push({ field: 'endpoint', message: err.text });
     }
   }
   const keyProblem = receiverKeyProblem(subscription.p256dh);

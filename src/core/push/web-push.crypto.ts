@@ -1,4 +1,5 @@
 import { createCipheriv, createECDH, createPublicKey, hkdfSync, randomBytes } from 'node:crypto';
+import type { Text } from '../i18n/catalogue.js';
 
 /**
  * Message encryption for Web Push (RFC 8291) in the `aes128gcm` content coding (RFC 8188), with
@@ -45,7 +46,7 @@ export interface EncryptOptions {
 }
 
 /** Why a `p256dh` key is unusable, or null: 65 bytes, uncompressed, a point on P-256. */
-export function receiverKeyProblem(p256dh: string): string | null {
+export function receiverKeyProblem(p256dh: string): Text | null {
   const key = fromBase64Url(p256dh);
   if (key.length !== KEY_LENGTH || key[0] !== 4)
     return 'must be an uncompressed P-256 public key (65 bytes, base64url)';
