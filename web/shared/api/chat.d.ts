@@ -31945,6 +31945,8 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description The language of the page (en, pt-BR) */
+                    locale?: string;
                     reset_password_token?: string;
                 };
                 header?: never;
@@ -32013,6 +32015,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/x-www-form-urlencoded": {
+                        /** @description The language of the page (en, pt-BR) */
+                        locale?: string;
                         password?: string;
                         password_confirmation?: string;
                         reset_password_token?: string;
@@ -32084,7 +32088,10 @@ export interface paths {
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The language of the page (en, pt-BR) */
+                    locale?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -32120,6 +32127,8 @@ export interface paths {
                 content: {
                     "application/x-www-form-urlencoded": {
                         email?: string;
+                        /** @description The language of the page (en, pt-BR) */
+                        locale?: string;
                     };
                 };
             };
