@@ -226,10 +226,48 @@ describe('chat refusals in the language of the request', () => {
     );
   });
 
+  it('time ranges: a missing end, and an end before its start', async () => {
+    const admin = account.admin.token;
+    const v2 = account.path.replace('/api/v1/', '/api/v2/');
+    await chatRefusal(
+      { url: `${v2}/reports/summary?type=account`, token: admin },
+      {
+        status: 422,
+        code: 'unprocessable_entity',
+        en: 'since and until are required',
+        pt: 'since e until são obrigatórios',
+      },
+    );
+    await chatRefusal(
+      { url: `${v2}/reports/summary?type=account&since=2031-09-15&until=2031-09-01`, token: admin },
+      {
+        status: 422,
+        code: 'unprocessable_entity',
+        en: 'until must not be before since',
+        pt: 'until não pode ser anterior a since',
+        details: [
+          [
+            { field: 'since', message: 'must not be after until' },
+            { field: 'until', message: 'must not be before since' },
+          ],
+          [
+            { field: 'since', message: 'não pode ser posterior a until' },
+            { field: 'until', message: 'não pode ser anterior a since' },
+          ],
+        ],
+      },
+    );
+  });
+
   it('the platform and public interfaces, password links, and the generic refusals', async () => {
     await chatRefusal(
       { url: '/platform/api/v1/accounts/2147483000', token: chat.platformToken },
-      { status: 404, code: 'not_found', en: 'Account not found', pt: 'Conta não encontrada' },
+      {
+        status: 404,
+        code: 'not_found',
+        en: "Account not found for this platform app: an app manages only the accounts it created (those made with cli.js belong to the installation's first platform app)",
+        pt: 'Conta não encontrada para este app da plataforma: um app gerencia só as contas que criou (as criadas com cli.js pertencem ao primeiro app da plataforma da instalação)',
+      },
     );
     await chatRefusal(
       { method: 'POST', url: '/public/api/v1/inboxes/no-such-inbox/contacts', body: {} },

@@ -401,6 +401,24 @@ describe('nothing on a page or in an e-mail bypasses the catalogue', () => {
     for (const notice of notices) expect(unmarkedWords(`${notice.title}\n${notice.message}`, ['1616'])).toEqual([]);
   });
 
+  it('finance: the e-mail that verifies an address and the pages its link opens', async () => {
+    const owner = await newFinanceAccount(finance, { name: '1717', fullName: '1818', verified: false });
+    const mail = await mailTo(owner.admin.email, /e-mail/);
+    const link = linkIn(mail, '/verify-email');
+    expect(tokenOf(link, 'locale')).toBe('en');
+    const token = tokenOf(link, 'token');
+    const pages = [
+      await browse(finance.app, '/verify-email', { language: PT }),
+      await browse(finance.app, pathOf(link)),
+      await browse(finance.app, '/verify-email', { form: { token: 'nope', locale: 'pt-BR' } }),
+      await browse(finance.app, '/verify-email', { form: { token, locale: 'pt-BR' } }),
+    ];
+    expect(pages.map((p) => p.status)).toEqual([422, 200, 422, 200]);
+    expect(pages[3]!.html).toContain('<html lang="pt-BR">');
+    for (const page of pages) expect(unmarkedWords(page.html), page.html).toEqual([]);
+    expect(unmarkedWords(`${mail.subject}\n${mail.text}`, ['1818']), mail.text).toEqual([]);
+  });
+
   it("finance: the accountant's report e-mail, as text and HTML", () => {
     const transaction = {
       amount_cents: 12345,

@@ -34,6 +34,14 @@ export const chatIdentityMessages = defineMessages('chat identity', {
   'is too long (maximum is %{max} characters)': 'é longo demais (máximo de %{max} caracteres)',
   'is not an e-mail address': 'não é um endereço de e-mail',
 
+  // The platform interface.
+  "Account not found for this platform app: an app manages only the accounts it created (those made with cli.js belong to the installation's first platform app)":
+    'Conta não encontrada para este app da plataforma: um app gerencia só as contas que criou (as criadas com cli.js pertencem ao primeiro app da plataforma da instalação)',
+  "User not found for this platform app: an app manages only the users it created (those made with cli.js belong to the installation's first platform app)":
+    'Usuário não encontrado para este app da plataforma: um app gerencia só os usuários que criou (os criados com cli.js pertencem ao primeiro app da plataforma da instalação)',
+  "Agent bot not found for this platform app: an app manages only the agent bots it created (those made with cli.js belong to the installation's first platform app)":
+    'Agent bot não encontrado para este app da plataforma: um app gerencia só os agent bots que criou (os criados com cli.js pertencem ao primeiro app da plataforma da instalação)',
+
   // The public (widget) interface.
   'Contact not found': 'Contato não encontrado',
   'Inbox not found': 'Caixa de entrada não encontrada',

@@ -38,6 +38,29 @@ export const chatPipelineMessages = defineMessages('chat pipelines', {
   'Only a won or lost deal can be reopened; this one is %{status}':
     'Só um negócio ganho ou perdido pode ser reaberto; este está com status %{status}',
 
+  // Cards as CSV.
+  'is required: send the CSV in the part named file': 'é obrigatório: envie o CSV na parte chamada file',
+  '%{refused} of %{rows} rows are refused; nothing was imported':
+    '%{refused} de %{rows} linhas foram recusadas; nada foi importado',
+  'The file is not valid CSV (line %{line}): %{reason}': 'O arquivo não é um CSV válido (linha %{line}): %{reason}',
+  'is not valid CSV at line %{line}': 'não é um CSV válido na linha %{line}',
+  'The first row must name the columns; %{columns} missing (see GET .../pipeline/cards/template)':
+    'A primeira linha precisa nomear as colunas; falta %{columns} (veja GET .../pipeline/cards/template)',
+  'is a required column': 'é uma coluna obrigatória',
+  'The file has no rows to import': 'O arquivo não tem linhas para importar',
+  'has no rows': 'não tem linhas',
+  'At most %{max} rows per import; this file has %{rows}':
+    'No máximo %{max} linhas por importação; este arquivo tem %{rows}',
+  'has more than %{max} rows': 'tem mais de %{max} linhas',
+  'is not the e-mail of an agent of this account': 'não é o e-mail de um agente desta conta',
+  'must be a date (YYYY-MM-DD) or an ISO 8601 time': 'deve ser uma data (AAAA-MM-DD) ou um horário ISO 8601',
+  'must be a decimal number such as 1234.56': 'deve ser um número decimal como 1234.56',
+  'is not a valid amount': 'não é um valor válido',
+  'is not a contact of this account': 'não é um contato desta conta',
+  'is not the e-mail of a contact of this account': 'não é o e-mail de um contato desta conta',
+  'is not the phone number of a contact of this account': 'não é o telefone de um contato desta conta',
+  'is required (or lead_score)': 'é obrigatório (ou lead_score)',
+
   // Lead scoring.
   'Bulk recalculation not found': 'Recálculo em massa não encontrado',
   'Lead score log not found': 'Registro de pontuação de lead não encontrado',
@@ -64,6 +87,8 @@ export const chatPipelineMessages = defineMessages('chat pipelines', {
   'SLA policies are an Enterprise plan feature: the account plan must be enterprise':
     'Políticas de SLA são um recurso do plano Enterprise: o plano da conta precisa ser enterprise',
   'SLA policy not found': 'Política de SLA não encontrada',
+  'SLA policies are an Enterprise plan feature and account %{account} is not on it. The operator enables it with %{command} or %{request}; DEFAULT_ACCOUNT_PLAN=enterprise gives new accounts every feature':
+    'Políticas de SLA são um recurso do plano Enterprise e a conta %{account} não está nele. O operador o ativa com %{command} ou %{request}; DEFAULT_ACCOUNT_PLAN=enterprise dá todos os recursos às contas novas',
   'end_date must not be before start_date': 'end_date não pode ser anterior a start_date',
   'must be a date (YYYY-MM-DD)': 'deve ser uma data (AAAA-MM-DD)',
   'must not be before start_date': 'não pode ser anterior a start_date',

@@ -19,13 +19,14 @@ const SSO_TTL_MS = 5 * 60 * 1000;
  * A 404 of the platform interface says why: an app sees only what it created, so an object of
  * another app answers as one that does not exist (the same words, whether it exists or not).
  */
-const notThisApps = (what: 'Account' | 'User' | 'Agent bot', plural: string) =>
-  new HttpError(
-    404,
-    'not_found',
-    `${what} not found for this platform app: an app manages only the ${plural} it created ` +
-      `(those made with cli.js belong to the installation's first platform app)`,
-  );
+const NOT_THIS_APPS = {
+  Account:
+    "Account not found for this platform app: an app manages only the accounts it created (those made with cli.js belong to the installation's first platform app)",
+  User: "User not found for this platform app: an app manages only the users it created (those made with cli.js belong to the installation's first platform app)",
+  'Agent bot':
+    "Agent bot not found for this platform app: an app manages only the agent bots it created (those made with cli.js belong to the installation's first platform app)",
+} as const;
+const notThisApps = (what: keyof typeof NOT_THIS_APPS) => new HttpError(404, 'not_found', NOT_THIS_APPS[what]);
 
 /**
  * The platform interface: an operator's app creates accounts and users and links them. An app
@@ -44,13 +45,13 @@ export class PlatformService {
     const account = (await repo.isGranted(q, appId, 'Account', accountId))
       ? await this.accounts.find(q, accountId)
       : undefined;
-    if (!account) throw notThisApps('Account', 'accounts');
+    if (!account) throw notThisApps('Account');
     return account;
   }
 
   private async ownedUser(q: Q, appId: number, userId: number): Promise<User> {
     const user = (await repo.isGranted(q, appId, 'User', userId)) ? await this.users.find(q, userId) : undefined;
-    if (!user) throw notThisApps('User', 'users');
+    if (!user) throw notThisApps('User');
     return user;
   }
 
@@ -221,7 +222,7 @@ export class PlatformService {
 
   /** Global agent bots: an app sees and manages only the bots it created. */
   private async ownedBot(appId: number, botId: number) {
-    if (!(await repo.isGranted(this.deps.db, appId, 'AgentBot', botId))) throw notThisApps('Agent bot', 'agent bots');
+    if (!(await repo.isGranted(this.deps.db, appId, 'AgentBot', botId))) throw notThisApps('Agent bot');
     return this.agentBots.get(null, botId);
   }
 

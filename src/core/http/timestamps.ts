@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { MAX_UNIX_SECONDS, parseTimestamp, type TimeSpan } from '../time.js';
+import { allOf, t } from '../i18n/catalogue.js';
 import { invalidField, unprocessable } from './errors.js';
 
 /**
@@ -27,7 +28,11 @@ export type Timestamp = string | number;
 /** The span a timestamp input names, or a 422 on `field` (the schema has normally refused it already). */
 export function spanOf(value: Timestamp, field: string): TimeSpan {
   const span = parseTimestamp(value);
-  if (!span) throw invalidField(field, `must be ${FORMS}`);
+  if (!span)
+    throw invalidField(
+      field,
+      'must be ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds',
+    );
   return span;
 }
 
@@ -72,7 +77,9 @@ export function timeRange(
     );
     if (missing.length > 0)
       throw unprocessable(
-        `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required`,
+        missing.length > 1
+          ? t('%{fields} are required', { fields: allOf(missing) })
+          : t('%{field} is required', { field: allOf(missing) }),
         missing.map((field) => ({ field, message: 'is required' })),
       );
   }
@@ -83,9 +90,9 @@ export function timeRange(
 
 function checked<R extends TimeRange>(from: R['from'], to: R['to'], sinceField: string, untilField: string): R {
   if (from !== undefined && to !== undefined && to <= from)
-    throw unprocessable(`${untilField} must not be before ${sinceField}`, [
-      { field: sinceField, message: `must not be after ${untilField}` },
-      { field: untilField, message: `must not be before ${sinceField}` },
+    throw unprocessable(t('%{later} must not be before %{earlier}', { later: untilField, earlier: sinceField }), [
+      { field: sinceField, message: t('must not be after %{field}', { field: untilField }) },
+      { field: untilField, message: t('must not be before %{field}', { field: sinceField }) },
     ]);
   return { from, to } as R;
 }

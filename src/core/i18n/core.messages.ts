@@ -104,6 +104,9 @@ export const coreMessages = defineMessages('core', {
   'The API works without it: %{docs}.': 'A API funciona sem ele: %{docs}.',
   'API documentation': 'Documentação da API',
 
+  // Webhook destinations.
+  'not a valid host name': 'não é um nome de host válido',
+
   // Push subscriptions.
   'must be an FCM registration token': 'deve ser um token de registro do FCM',
   'is too long': 'é longo demais',
@@ -130,6 +133,13 @@ export const coreMessages = defineMessages('core', {
   '%{fields} are required': '%{fields} são obrigatórios',
   'must be one of %{values}': 'deve ser um destes: %{values}',
   'must be one of: %{values}': 'deve ser um destes: %{values}',
+
+  // Timestamps (core/http/timestamps.ts).
+  'must be ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; without an offset the time is UTC), a date (2031-09-15: that UTC day) or UNIX seconds':
+    'deve ser ISO 8601 (2031-09-15T09:00:00Z, 2031-09-15T09:00:00-03:00; sem deslocamento, a hora é UTC), uma data (2031-09-15: aquele dia em UTC) ou segundos UNIX',
+  '%{later} must not be before %{earlier}': '%{later} não pode ser anterior a %{earlier}',
+  'must not be after %{field}': 'não pode ser posterior a %{field}',
+  'must not be before %{field}': 'não pode ser anterior a %{field}',
 });
 
 declare module './catalogue.js' {

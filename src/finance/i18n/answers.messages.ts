@@ -38,6 +38,10 @@ export const financeAnswerMessages = defineMessages('finance answers', {
   'Invitation revoked': 'Convite revogado',
   'Invitation accepted': 'Convite aceito',
 
+  'E-mail address %{email} verified': 'Endereço de e-mail %{email} verificado',
+  '%{email} is already verified': '%{email} já está verificado',
+  'A verification link was sent to %{email}': 'Um link de verificação foi enviado para %{email}',
+
   // Notifications.
   'All notifications marked as read': 'Todas as notificações foram marcadas como lidas',
   '%{count} read notification(s) deleted': '%{count} notificação(ões) lida(s) excluída(s)',

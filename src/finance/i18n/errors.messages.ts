@@ -80,6 +80,14 @@ export const financeErrorMessages = defineMessages('finance errors', {
     'desfaça o pagamento com POST /api/bills/%{bill}/cancel (ou exclua a conta)',
   'is set by bill %{bill}': 'é definido pela conta %{bill}',
 
+  // E-mail verification.
+  'The verification link is invalid, was already used or has expired':
+    'O link de verificação é inválido, já foi usado ou expirou',
+  "No server can send the e-mail: save your account's SMTP server (POST /api/email/smtp) or ask the operator to set SMTP_URL":
+    'Nenhum servidor pode enviar o e-mail: salve o servidor SMTP da sua conta (POST /api/email/smtp) ou peça ao operador para definir SMTP_URL',
+  'Verify your e-mail address before inviting members: follow the link sent to %{email} (POST /api/auth/verify-email/resend sends a new one)':
+    'Verifique seu endereço de e-mail antes de convidar membros: siga o link enviado para %{email} (POST /api/auth/verify-email/resend envia um novo)',
+
   // SMTP and the accountant.
   'SMTP is not configured for this account: save it with POST /api/email/smtp':
     'O SMTP não está configurado para esta conta: salve-o com POST /api/email/smtp',

@@ -27,6 +27,13 @@ export const financePageMessages = defineMessages('finance pages and e-mails', {
   'You joined %{account} as %{role}. Sign in with %{email}.':
     'Você entrou em %{account} como %{role}. Entre com %{email}.',
 
+  // Confirming an e-mail address.
+  'Confirm your address': 'Confirme seu endereço',
+  'This link has no token.': 'Este link não tem token.',
+  'Confirm my e-mail address': 'Confirmar meu endereço de e-mail',
+  'Address confirmed': 'Endereço confirmado',
+  '%{email} is confirmed. You can now invite members.': '%{email} está confirmado. Agora você pode convidar membros.',
+
   // The e-mails.
   'Invitation to join %{account}': 'Convite para participar de %{account}',
   'Hello,': 'Olá,',
@@ -39,6 +46,13 @@ export const financePageMessages = defineMessages('finance pages and e-mails', {
     'Alguém (esperamos que você) pediu para redefinir a senha da sua conta.',
   'If you did not ask for it, ignore this e-mail: your password stays as it is.':
     'Se você não pediu, ignore este e-mail: sua senha continua a mesma.',
+  'Confirm your e-mail address': 'Confirme seu endereço de e-mail',
+  'Hello %{name},': 'Olá, %{name},',
+  'To confirm that this address is yours, open this link within 3 days:':
+    'Para confirmar que este endereço é seu, abra este link em até 3 dias:',
+  'Once it is confirmed, you can invite members to your account.':
+    'Depois de confirmar, você pode convidar membros para a sua conta.',
+  'If you did not create an account, ignore this e-mail.': 'Se você não criou uma conta, ignore este e-mail.',
   'Ponte finance: SMTP test': 'Ponte Financeiro: teste de SMTP',
   'This is a test e-mail from the Ponte finance service.': 'Este é um e-mail de teste do serviço Ponte Financeiro.',
   'If you can read it, the SMTP configuration of your account works.':

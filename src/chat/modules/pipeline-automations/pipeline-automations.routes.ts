@@ -258,7 +258,9 @@ export const pipelineAutomationsRoutes: ChatRoutes = async (app, { services }) =
         response: { 200: data(ValidationSchema), ...errors },
       },
     },
-    async (req) => ({ data: presentValidation(await automations.validateNew(ctxOf(req), req.body), requestLanguage(req)) }),
+    async (req) => ({
+      data: presentValidation(await automations.validateNew(ctxOf(req), req.body), requestLanguage(req)),
+    }),
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import { csvRows, CsvSyntaxError, parseCsv, readCell, UTF8_BOM } from '../../../core/csv.js';
 import { HttpError, unprocessable } from '../../../core/http/errors.js';
+import { allOf, t, type Text } from '../../../core/i18n/catalogue.js';
 import { parseTimestamp, toIso, utcDate } from '../../../core/time.js';
 import { assertStaff, type AccountContext, type ChatDeps } from '../../context.js';
 import type { AgentsService } from '../agents/agents.service.js';
@@ -57,12 +58,15 @@ const EXPORT_COLUMNS = [
 export interface RowProblem {
   row: number;
   field: string;
-  message: string;
+  message: Text;
 }
 
 const refused = (problems: RowProblem[], rows: number) =>
   unprocessable(
-    `${new Set(problems.map((p) => p.row)).size} of ${rows} rows are refused; nothing was imported`,
+    t('%{refused} of %{rows} rows are refused; nothing was imported', {
+      refused: new Set(problems.map((p) => p.row)).size,
+      rows,
+    }),
     problems.map((p) => ({ field: `rows.${p.row}.${p.field}`, message: p.message })),
   );
 
@@ -162,8 +166,9 @@ export class CardCsvService {
       records = parseCsv(text);
     } catch (err) {
       if (!(err instanceof CsvSyntaxError)) throw err;
-      throw new HttpError(422, 'invalid_csv', `The file is not valid CSV (line ${err.line}): ${err.message}`, [
-        { field: 'file', message: `is not valid CSV at line ${err.line}` },
+      const where = { line: err.line, reason: err.message };
+      throw new HttpError(422, 'invalid_csv', t('The file is not valid CSV (line %{line}): %{reason}', where), [
+        { field: 'file', message: t('is not valid CSV at line %{line}', { line: err.line }) },
       ]);
     }
     const [first, ...rest] = records;
@@ -171,7 +176,9 @@ export class CardCsvService {
     const missing = ['title', 'stage'].filter((column) => !header.includes(column));
     if (missing.length > 0)
       throw unprocessable(
-        `The first row must name the columns; ${missing.join(' and ')} missing (see GET .../pipeline/cards/template)`,
+        t('The first row must name the columns; %{columns} missing (see GET .../pipeline/cards/template)', {
+          columns: allOf(missing),
+        }),
         missing.map((column) => ({ field: `file.${column}`, message: 'is a required column' })),
       );
     const rows = rest
@@ -183,8 +190,8 @@ export class CardCsvService {
       throw new HttpError(
         422,
         'too_many_rows',
-        `At most ${MAX_IMPORT_ROWS} rows per import; this file has ${rows.length}`,
-        [{ field: 'file', message: `has more than ${MAX_IMPORT_ROWS} rows` }],
+        t('At most %{max} rows per import; this file has %{rows}', { max: MAX_IMPORT_ROWS, rows: rows.length }),
+        [{ field: 'file', message: t('has more than %{max} rows', { max: MAX_IMPORT_ROWS }) }],
       );
     return { header, rows };
   }
@@ -222,10 +229,10 @@ export class CardCsvService {
     const problems: RowProblem[] = [];
     const cards: NewCard[] = [];
     for (const { row, cells } of rows) {
-      const problem = (field: string, message: string) => problems.push({ row, field, message });
+      const problem = (field: string, message: Text) => problems.push({ row, field, message });
       const title = at(cells, 'title');
       if (title === '') problem('title', "can't be blank");
-      else if (title.length > 255) problem('title', 'is longer than 255 characters');
+      else if (title.length > 255) problem('title', t('must be at most %{max} characters', { max: 255 }));
       const stage = stages.get(at(cells, 'stage'));
       if (!stage) problem('stage', 'must be a stage id of this account, as {pipeline_id}_{slug}');
       const currency = at(cells, 'currency') === '' ? defaultCurrency : normalizeCurrency(at(cells, 'currency'));
@@ -271,7 +278,7 @@ export class CardCsvService {
   }
 
   /** A decimal amount the currency can hold (1234.56), or a problem on `value`. */
-  private amount(text: string, currency: string, problem: (field: string, message: string) => void) {
+  private amount(text: string, currency: string, problem: (field: string, message: Text) => void) {
     if (!/^\d{1,12}(\.\d+)?$/.test(text)) {
       problem('value', 'must be a decimal number such as 1234.56');
       return undefined;
@@ -295,7 +302,7 @@ export class CardCsvService {
       byId: Map<number, number>;
       byEmail: Map<string, number>;
       byPhone: Map<string, number>;
-      problem: (field: string, message: string) => void;
+      problem: (field: string, message: Text) => void;
     },
   ): number | undefined {
     if (id !== '') {

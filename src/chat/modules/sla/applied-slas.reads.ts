@@ -6,7 +6,6 @@ import type { SlaPoliciesService } from './sla-policies.service.js';
 import { presentApplied } from './sla.presenter.js';
 import * as repo from './sla.repository.js';
 import type { AppliedListQuery, AppliedMetricsQuery, DownloadQuery } from './sla.schema.js';
-import { t } from '../../../core/i18n/catalogue.js';
 
 export const APPLIED_PER_PAGE = 25;
 /** Metrics kept per account, filter and version (see metrics). */

@@ -1,4 +1,5 @@
 import { HttpError, notFound, unprocessable } from '../../../core/http/errors.js';
+import { t } from '../../../core/i18n/catalogue.js';
 import { parseJsonObject } from '../../../core/time.js';
 import type { AccountContext, ChatDeps, Q, Trx } from '../../context.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
@@ -11,10 +12,14 @@ export const planRequired = (accountId: number) =>
   new HttpError(
     402,
     'plan_required',
-    `SLA policies are an Enterprise plan feature and account ${accountId} is not on it. ` +
-      `The operator enables it with \`node dist/cli.js chat:set-account --account ${accountId} --plan enterprise\` ` +
-      `or PATCH /platform/api/v1/accounts/${accountId} {"plan": "enterprise"}; ` +
-      `DEFAULT_ACCOUNT_PLAN=enterprise gives new accounts every feature`,
+    t(
+      'SLA policies are an Enterprise plan feature and account %{account} is not on it. The operator enables it with %{command} or %{request}; DEFAULT_ACCOUNT_PLAN=enterprise gives new accounts every feature',
+      {
+        account: accountId,
+        command: `\`node dist/cli.js chat:set-account --account ${accountId} --plan enterprise\``,
+        request: `PATCH /platform/api/v1/accounts/${accountId} {"plan": "enterprise"}`,
+      },
+    ),
   );
 
 /** The account may use SLAs: its plan is `enterprise` (or its features turn `sla` on), set by the platform interface. */

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { t } from '../../../core/i18n/catalogue.js';
 import { languageOf } from '../../../core/i18n/language.js';
 import { ctxOf } from '../../auth/finance-auth.plugin.js';
 import { MessageEnvelope, bearer, errorResponses, ok } from '../../http/envelope.js';
@@ -26,7 +27,7 @@ export const emailVerificationRoutes: FinanceRoutes = async (app, { services }) 
     },
     async (req) => {
       const user = await svc.verify(req.body.token, req.ip);
-      return ok(null, `E-mail address ${user.email} verified`);
+      return ok(null, t('E-mail address %{email} verified', { email: user.email }));
     },
   );
 
@@ -43,7 +44,11 @@ export const emailVerificationRoutes: FinanceRoutes = async (app, { services }) 
     },
     async (req) => {
       const { already, to } = await svc.resend(ctxOf(req), languageOf(req.headers['accept-language']));
-      return ok(null, already ? `${to} is already verified` : `A verification link was sent to ${to}`);
+      const email = { email: to };
+      return ok(
+        null,
+        already ? t('%{email} is already verified', email) : t('A verification link was sent to %{email}', email),
+      );
     },
   );
 };

@@ -43,8 +43,9 @@ export class EmailVerificationService {
     private readonly rateLimits: RateLimitService,
   ) {}
 
-  private link(token: string): string {
-    return `${this.deps.config.finance.publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
+  /** The page's link carries the e-mail's language, which the page is then shown in. */
+  private link(token: string, language: Language): string {
+    return `${this.deps.config.finance.publicUrl}/verify-email?token=${encodeURIComponent(token)}&locale=${language}`;
   }
 
   /** Queues a new link in the caller's transaction (older ones stop working); the e-mail's id. */
@@ -57,7 +58,7 @@ export class EmailVerificationService {
       accountId,
       source: 'identity:email_verification',
       to: user.email,
-      ...verificationMail(user.full_name, this.link(token), language),
+      ...verificationMail(user.full_name, this.link(token, language), language),
     });
   }
 

@@ -37,8 +37,10 @@ const emailNotVerified = (email: string) =>
   new HttpError(
     403,
     'email_not_verified',
-    `Verify your e-mail address before inviting members: follow the link sent to ${email} ` +
-      `(POST /api/auth/verify-email/resend sends a new one)`,
+    t(
+      'Verify your e-mail address before inviting members: follow the link sent to %{email} (POST /api/auth/verify-email/resend sends a new one)',
+      { email },
+    ),
   );
 
 const termsOf = (row: Invitation): repo.InvitationTerms => ({

@@ -124,12 +124,22 @@ export const financePagesRoutes: FinanceRoutes = async (app, { services }) => {
     { config: { access: 'public' }, schema: { hide: true, querystring: TokenQuery } },
     async (req, reply) => {
       const token = req.query.token ?? '';
-      if (!token) return page(reply, 422, 'Confirm your address', notice('error', 'This link has no token.'));
-      return page(
+      const words = pageWords(pageLanguage(req, req.query.locale));
+      if (!token)
+        return sendPage(
+          reply,
+          422,
+          words,
+          'Confirm your address',
+          notice('error', words.text('This link has no token.')),
+        );
+      return sendPage(
         reply,
         200,
+        words,
         'Confirm your address',
-        `<form method="post" action="verify-email">${hidden('token', token)}<button type="submit">Confirm my e-mail address</button></form>`,
+        `<form method="post" action="verify-email">${hidden('token', token)}${hidden('locale', words.language)}` +
+          `<button type="submit">${words.html('Confirm my e-mail address')}</button></form>`,
       );
     },
   );
@@ -138,19 +148,16 @@ export const financePagesRoutes: FinanceRoutes = async (app, { services }) => {
     '/verify-email',
     {
       config: { access: 'public' },
-      schema: { hide: true, body: Type.Object({ token: Type.String({ maxLength: 512 }) }) },
+      schema: { hide: true, body: Type.Object({ token: Type.String({ maxLength: 512 }), locale: LinkLocale }) },
     },
     async (req, reply) => {
+      const words = pageWords(pageLanguage(req, req.body.locale));
       try {
         const user = await services.emailVerification.verify(req.body.token, req.ip);
-        return page(
-          reply,
-          200,
-          'Address confirmed',
-          notice('ok', `${user.email} is confirmed. You can now invite members.`),
-        );
+        const confirmed = t('%{email} is confirmed. You can now invite members.', { email: user.email });
+        return sendPage(reply, 200, words, 'Address confirmed', notice('ok', words.text(confirmed)));
       } catch (err) {
-        return page(reply, statusOf(err), 'Confirm your address', notice('error', reason(err)));
+        return sendPage(reply, statusOf(err), words, 'Confirm your address', notice('error', reason(words, err)));
       }
     },
   );
