@@ -1,12 +1,13 @@
 /**
- * The browser apps' API types, generated from the services' own OpenAPI documents (the ones
- * `/openapi.json` serves): `web/shared/api/chat.d.ts` and `web/shared/api/finance.d.ts`.
+ * The services' OpenAPI documents (the ones `/openapi.json` serves), committed as
+ * `docs/openapi/{chat,finance}.openapi.json` so that every change of the API shows in a review,
+ * and the browser apps' API types generated from them: `web/shared/api/{chat,finance}.d.ts`.
  *
- *   npm run api-types          rewrites both files (run it after changing a route's schema)
+ *   npm run api-types          rewrites the four files (run it after changing a route's schema)
  *
  * Each service is built in this process exactly as it starts (on a throwaway SQLite database),
- * so the types follow the route schemas and nothing else. test/web/api-types.test.ts fails when
- * the committed files differ from a fresh generation.
+ * so the documents follow the route schemas and nothing else. test/web/api-types.test.ts fails
+ * when a committed file differs from a fresh generation.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,7 +25,9 @@ import { buildFinanceApp } from '../src/finance/app.js';
 import type { FinanceDatabase } from '../src/finance/db/schema.js';
 import { financeMigrations } from '../src/finance/modules.js';
 
-export const API_TYPES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../web/shared/api');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const API_TYPES_DIR = path.join(ROOT, 'web/shared/api');
+export const OPENAPI_DIR = path.join(ROOT, 'docs/openapi');
 export const SERVICES = ['chat', 'finance'] as const;
 export type Service = (typeof SERVICES)[number];
 
@@ -66,16 +69,26 @@ export async function openApiDocuments(): Promise<Record<Service, OpenAPI3>> {
   }
 }
 
-/** The text of each generated file. */
-export async function generateApiTypes(): Promise<Record<Service, string>> {
+/** One generated file: where it goes and its text. */
+export interface Generated {
+  file: string;
+  text: string;
+}
+
+/** Every generated file: each service's document and its types. */
+export async function generateApiFiles(): Promise<Generated[]> {
   const documents = await openApiDocuments();
-  const entries = await Promise.all(
-    SERVICES.map(async (service) => {
-      const ast = await openapiTS(withoutExamples(documents[service]) as OpenAPI3, { alphabetize: true });
-      return [service, HEADER + astToString(ast)] as const;
-    }),
-  );
-  return Object.fromEntries(entries) as Record<Service, string>;
+  return (
+    await Promise.all(
+      SERVICES.map(async (service) => {
+        const ast = await openapiTS(withoutExamples(documents[service]) as OpenAPI3, { alphabetize: true });
+        return [
+          { file: openApiFile(service), text: `${JSON.stringify(documents[service], null, 2)}\n` },
+          { file: apiTypesFile(service), text: HEADER + astToString(ast) },
+        ];
+      }),
+    )
+  ).flat();
 }
 
 /**
@@ -93,17 +106,17 @@ function withoutExamples(value: unknown, inProperties = false): unknown {
 }
 
 export const apiTypesFile = (service: Service) => path.join(API_TYPES_DIR, `${service}.d.ts`);
+export const openApiFile = (service: Service) => path.join(OPENAPI_DIR, `${service}.openapi.json`);
+
+/** A committed file's text ('' when it does not exist). */
+export const committed = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
 
 async function main() {
-  const generated = await generateApiTypes();
-  fs.mkdirSync(API_TYPES_DIR, { recursive: true });
-  for (const service of SERVICES) {
-    const file = apiTypesFile(service);
-    const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-    fs.writeFileSync(file, generated[service]);
-    process.stdout.write(
-      `${path.relative(process.cwd(), file)}: ${before === generated[service] ? 'unchanged' : 'written'}\n`,
-    );
+  for (const { file, text } of await generateApiFiles()) {
+    const before = committed(file);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+    process.stdout.write(`${path.relative(process.cwd(), file)}: ${before === text ? 'unchanged' : 'written'}\n`);
   }
 }
 
