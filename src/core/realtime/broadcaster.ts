@@ -1,9 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { DialectName } from '../db/database.js';
-import type { OutboxDatabase } from '../events/outbox.js';
-import { PostgresBroadcaster } from './broadcaster.postgres.js';
-
 /** A committed event as the realtime hub pushes it: `payload` is its snapshot (what webhooks send). */
 export interface RealtimeEvent {
   id: number;
@@ -50,26 +44,4 @@ export class LocalBroadcaster implements Broadcaster {
   async stop(): Promise<void> {
     this.running = false;
   }
-}
-
-export interface BroadcasterOptions<DB extends OutboxDatabase> {
-  db: Kysely<DB>;
-  dialect: DialectName;
-  /** The database URL (PostgreSQL: the LISTEN connection opens its own session). */
-  databaseUrl: string;
-  logger: FastifyBaseLogger;
-  sink: EventSink;
-}
-
-/** SQLite is one process: in-process delivery. PostgreSQL may have several instances: LISTEN/NOTIFY. */
-export function createBroadcaster<DB extends OutboxDatabase>(options: BroadcasterOptions<DB>): Broadcaster {
-  if (options.dialect === 'postgres') {
-    return new PostgresBroadcaster({
-      db: options.db as unknown as Kysely<OutboxDatabase>,
-      connectionString: options.databaseUrl,
-      logger: options.logger,
-      sink: options.sink,
-    });
-  }
-  return new LocalBroadcaster(options.sink);
 }

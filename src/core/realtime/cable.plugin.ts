@@ -1,5 +1,5 @@
 import websocket from '@fastify/websocket';
-import type { App } from '../http/app-base.js';
+import type { App } from '../http/app.types.js';
 import { shutdownDeadlineOf } from '../http/shutdown.js';
 import type { CableHub } from './cable.hub.js';
 import { selectSubprotocol } from './cable.protocol.js';
