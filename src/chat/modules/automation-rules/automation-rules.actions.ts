@@ -2,7 +2,7 @@ import { HttpError, invalidField, unprocessable } from '../../../core/http/error
 import { enqueueEmail } from '../../../core/mail/outgoing-emails.js';
 import type { AccountContext, ChatDeps, Q, Trx } from '../../context.js';
 import type { AgentsService } from '../agents/agents.service.js';
-import { normalizeLabels } from '../contacts/contact-labels.service.js';
+import { normalizeLabels } from '../labels/labels.names.js';
 import type { ConversationChangesService } from '../conversations/conversation-changes.service.js';
 import { MAX_LABELS, PRIORITIES, type PriorityName } from '../conversations/conversations.schema.js';
 import type { ConversationsService } from '../conversations/conversations.service.js';

@@ -2,7 +2,7 @@ import { forbidden, invalidField, notFound } from '../../../core/http/errors.js'
 import { instantOf, type Timestamp } from '../../../core/http/timestamps.js';
 import { isAdmin, type AccountContext, type ChatDeps, type Q, type Trx } from '../../context.js';
 import type { AgentsService } from '../agents/agents.service.js';
-import { normalizeLabels } from '../contacts/contact-labels.service.js';
+import { normalizeLabels } from '../labels/labels.names.js';
 import type { InboxesService } from '../inboxes/inboxes.service.js';
 import type { LabelsService } from '../labels/labels.service.js';
 import { CHANNEL_TYPES } from '../inboxes/inboxes.schema.js';

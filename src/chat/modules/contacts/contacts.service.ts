@@ -8,7 +8,7 @@ import type { FilterCriterion } from '../conversations/conversations.filter.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { AttachmentFilesService } from '../attachments-files/attachments-files.service.js';
 import type { InboxesService } from '../inboxes/inboxes.service.js';
-import { normalizeLabelFilter } from './contact-labels.service.js';
+import { normalizeLabelFilter } from '../labels/labels.names.js';
 import * as inboxRepo from './contact-inboxes.repository.js';
 import * as labelsRepo from './contact-labels.repository.js';
 import { changedAttributes, contactWebhookData } from './contacts.events.js';

@@ -5,7 +5,7 @@ import { inTransaction } from '../../../core/db/transaction.js';
 import { assertStaff, type AccountContext, type ChatDeps, type Q, type Trx } from '../../context.js';
 import type { Conversation, ConversationPriority, ConversationUpdate } from '../../db/schema.js';
 import type { AgentRow } from '../agents/agents.repository.js';
-import { normalizeLabels } from '../contacts/contact-labels.service.js';
+import { normalizeLabels } from '../labels/labels.names.js';
 import type { TeamsService, TeamView } from '../teams/teams.service.js';
 import * as labelsRepo from './conversation-labels.repository.js';
 import { changedAttributes } from './conversations.events.js';

@@ -13,7 +13,7 @@ import type { Conversation, ConversationStatus, ConversationUpdate, Message, Tea
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { AgentRow } from '../agents/agents.repository.js';
 import type { AgentsService } from '../agents/agents.service.js';
-import { normalizeLabelFilter } from '../contacts/contact-labels.service.js';
+import { normalizeLabelFilter } from '../labels/labels.names.js';
 import type { ContactsService } from '../contacts/contacts.service.js';
 import type { InboxesService } from '../inboxes/inboxes.service.js';
 import type { MessagesService } from '../messages/messages.service.js';
