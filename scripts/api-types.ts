@@ -20,7 +20,7 @@ import { chatMigrations } from '../src/chat/modules.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/core/db/database.js';
 import { migrateToLatest } from '../src/core/db/migrator.js';
-import type { App } from '../src/core/http/app-base.js';
+import type { App } from '../src/core/http/app.types.js';
 import { buildFinanceApp } from '../src/finance/app.js';
 import type { FinanceDatabase } from '../src/finance/db/schema.js';
 import { financeMigrations } from '../src/finance/modules.js';

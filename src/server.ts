@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { dialectOf, openDatabase, sqlitePath, type Database } from './core/db/database.js';
 import { InstanceLockError, lockSqliteFile, type InstanceLock } from './core/db/instance-lock.js';
 import { ForeignDatabaseError, migrateToLatest, prepareDatabase } from './core/db/migrator.js';
-import type { App } from './core/http/app-base.js';
+import type { App } from './core/http/app.types.js';
 import { closeWithin } from './core/http/shutdown.js';
 import type { Metrics } from './core/http/metrics.js';
 import type { Logger } from 'pino';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChatApp } from '../src/chat/app.js';
-import type { App } from '../src/core/http/app-base.js';
+import type { App } from '../src/core/http/app.types.js';
 import { createLogger, logDestination } from '../src/core/logging/logger.js';
 import { prettyLine } from '../src/core/logging/pretty.js';
 import { buildFinanceApp } from '../src/finance/app.js';

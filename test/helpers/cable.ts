@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import type { App } from '../../src/core/http/app-base.js';
+import type { App } from '../../src/core/http/app.types.js';
 
 /** A frame the server sent, parsed. */
 export type Frame = Record<string, any>;

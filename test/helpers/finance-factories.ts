@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
-import type { App } from '../../src/core/http/app-base.js';
+import type { App } from '../../src/core/http/app.types.js';
 import { randomToken, sha256Hex } from '../../src/core/security/tokens.js';
 import type { FinanceDatabase } from '../../src/finance/db/schema.js';
 import type { Reply } from './http.js';

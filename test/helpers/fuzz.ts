@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { App } from '../../src/core/http/app-base.js';
+import type { App } from '../../src/core/http/app.types.js';
 
 /**
  * Schema-driven request fuzzing for the services' OpenAPI documents (test/fuzz.test.ts).

@@ -1,4 +1,4 @@
-import type { App } from '../../src/core/http/app-base.js';
+import type { App } from '../../src/core/http/app.types.js';
 
 export interface Call {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';

@@ -17,7 +17,7 @@ import {
   type DialectName,
 } from '../../src/core/db/database.js';
 import { migrateToLatest } from '../../src/core/db/migrator.js';
-import type { App } from '../../src/core/http/app-base.js';
+import type { App } from '../../src/core/http/app.types.js';
 import type { Metrics } from '../../src/core/http/metrics.js';
 import { buildFinanceApp } from '../../src/finance/app.js';
 import type { FinanceBackgroundOptions } from '../../src/finance/background.js';

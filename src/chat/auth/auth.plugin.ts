@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { readAccessToken } from '../../core/http/compat.js';
 import { forbidden, notFound, unauthorized } from '../../core/http/errors.js';
-import type { App } from '../../core/http/app-base.js';
+import type { App } from '../../core/http/app.types.js';
 import type { AccountContext, Actor, ChatDeps } from '../context.js';
 import { AuthCache, type AuthLookups } from './auth.cache.js';
 import { userOfSession, type SessionHeaders } from './sessions.js';

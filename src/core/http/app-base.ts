@@ -1,13 +1,9 @@
 import Fastify, {
   type FastifyBaseLogger,
-  type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
   LogController,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
 } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
@@ -25,17 +21,10 @@ import { installErrorHandling, requestLanguage, type ErrorFormatter } from './er
 import { render, t } from '../i18n/catalogue.js';
 import { StorageHealth } from './storage-health.js';
 import { installShutdownHooks } from './shutdown.js';
+import type { App } from './app.types.js';
 import { installRequestLog } from '../logging/request-log.js';
 import { answerNonIntegerIdsAsUnknownPaths } from './path-params.js';
 import { addPutAliases } from './put-aliases.js';
-
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
 
 declare module 'fastify' {
   interface FastifyContextConfig {

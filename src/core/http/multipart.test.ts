@@ -5,7 +5,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createBaseApp, type App } from './app-base.js';
+import { createBaseApp } from './app-base.js';
+import type { App } from './app.types.js';
 import { chatErrorBody } from './error-handler.js';
 import {
   discardOnFailure,

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import fastifyMultipart, { type Multipart } from '@fastify/multipart';
 import fp from 'fastify-plugin';
 import type { Static, TObject } from '@sinclair/typebox';
-import type { App } from './app-base.js';
+import type { App } from './app.types.js';
 import { t, type Text } from '../i18n/catalogue.js';
 import { HttpError, payloadTooLarge, unprocessable } from './errors.js';
 import { validateFields } from './multipart-fields.js';

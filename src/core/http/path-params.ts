@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from './app-base.js';
+import type { App } from './app.types.js';
 
 /**
  * A path segment where a route expects an integer id (`/conversations/abc`,

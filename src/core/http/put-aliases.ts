@@ -1,5 +1,5 @@
 import type { FastifySchema, RouteOptions } from 'fastify';
-import type { App } from './app-base.js';
+import type { App } from './app.types.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,7 +1,8 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { settledBy } from '../background/deadline.js';
-import { createBaseApp, type App } from './app-base.js';
+import { createBaseApp } from './app-base.js';
+import type { App } from './app.types.js';
 import { chatErrorBody, financeErrorBody } from './error-handler.js';
 import { closeWithin } from './shutdown.js';
 

@@ -1,7 +1,7 @@
 import { requestedLanguage } from '../../core/i18n/language.js';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { App } from '../../core/http/app-base.js';
+import type { App } from '../../core/http/app.types.js';
 import { readAccessToken } from '../../core/http/compat.js';
 import { forbidden, unauthorized } from '../../core/http/errors.js';
 import type { FinanceContext, FinanceDeps } from '../context.js';

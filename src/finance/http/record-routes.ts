@@ -1,5 +1,5 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import type { App } from '../../core/http/app-base.js';
+import type { App } from '../../core/http/app.types.js';
 import type { Text } from '../../core/i18n/catalogue.js';
 import { ctxOf } from '../auth/finance-auth.plugin.js';
 import type { FinanceContext } from '../context.js';

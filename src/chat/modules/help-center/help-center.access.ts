@@ -1,6 +1,6 @@
 import { Type, type TProperties } from '@sinclair/typebox';
 import type { FastifyContextConfig } from 'fastify';
-import type { App } from '../../../core/http/app-base.js';
+import type { App } from '../../../core/http/app.types.js';
 import { unauthorized } from '../../../core/http/errors.js';
 import { ChatErrorBody, IdParam } from '../../../core/http/schemas.js';
 import type { PortalsService } from './portals.service.js';

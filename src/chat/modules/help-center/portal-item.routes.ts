@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import type { App } from '../../../core/http/app-base.js';
+import type { App } from '../../../core/http/app.types.js';
 import { ChatErrorBody, IdParam } from '../../../core/http/schemas.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
 import type { AccountContext } from '../../context.js';
