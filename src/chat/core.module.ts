@@ -9,7 +9,7 @@ import type { ChatEvents } from './events.js';
 import { agentBotListener } from './listeners/agent-bot.listener.js';
 import { apiInboxWebhookListener } from './listeners/api-inbox-webhook.listener.js';
 import { automationListener } from './listeners/automation.listener.js';
-import type { ChatModule } from './modules.js';
+import type { ChatModule } from './module.types.js';
 import { AutomationEngine } from './modules/automation-rules/automation.engine.js';
 import { migration0011ApiInboxSecrets } from './modules/inboxes/inboxes.secret.migration.js';
 import { WEBHOOK_EVENT_ALIASES, WEBHOOK_EVENTS } from './modules/webhooks/webhooks.schema.js';

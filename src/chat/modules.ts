@@ -1,7 +1,8 @@
-import { buildServices, collectMigrations, type ServiceModule } from '../core/modules/module.js';
+import { buildServices, collectMigrations } from '../core/modules/module.js';
 import type { ChatServices } from './container.js';
 import type { ChatDeps } from './context.js';
 import { chatCoreModule } from './core.module.js';
+import type { ChatModule } from './module.types.js';
 import { contactMergeModule } from './modules/contact-merge/contact-merge.module.js';
 import { labelsModule } from './modules/labels/labels.module.js';
 import { cannedResponsesModule } from './modules/canned-responses/canned-responses.module.js';
@@ -17,12 +18,6 @@ import { reportsModule } from './modules/reports/reports.module.js';
 import { slaModule } from './modules/sla/sla.module.js';
 import { pipelineAutomationsModule } from './modules/pipeline-automations/pipeline-automations.module.js';
 import { pipelineAnalyticsModule } from './modules/pipeline-analytics/pipeline-analytics.module.js';
-import type { ChatDatabase } from './db/schema.js';
-import type { ChatEvents } from './events.js';
-import type { ChatRoutes } from './routes.js';
-
-/** A module of the conversation service (see core/modules/module.ts). */
-export type ChatModule = ServiceModule<ChatDeps, ChatServices, ChatDatabase, ChatEvents, ChatRoutes>;
 
 /**
  * Every module of the conversation service, in dependency order. Adding a module is its folder

@@ -1,5 +1,4 @@
-import type { App } from '../core/http/app-base.js';
-import type { ChatServices } from './container.js';
+import type { ChatRoutes } from './module.types.js';
 import { platformRoutes } from './platform/platform.routes.js';
 import { profileRoutes } from './modules/profile/profile.routes.js';
 import { inboxesRoutes } from './modules/inboxes/inboxes.routes.js';
@@ -15,8 +14,6 @@ import { attachmentFilesRoutes } from './modules/attachments-files/attachments-f
 import { automationRulesRoutes } from './modules/automation-rules/automation-rules.routes.js';
 
 import { publicRoutes } from './public/public.routes.js';
-
-export type ChatRoutes = (app: App, options: { services: ChatServices }) => Promise<void>;
 
 /** The route plugins of the core module (chat/core.module.ts). Order does not matter. */
 export const coreChatRoutes: ChatRoutes[] = [

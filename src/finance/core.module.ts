@@ -6,7 +6,7 @@ import type { FinanceDatabase } from './db/schema.js';
 import { FINANCE_WEBHOOK_EVENTS, type FinanceEvents } from './events.js';
 import { dailyJob } from './jobs/daily-schedule.js';
 import { notificationsListener } from './listeners/notifications.listener.js';
-import type { FinanceModule } from './modules.js';
+import type { FinanceModule } from './module.types.js';
 import { coreFinanceRoutes } from './routes.js';
 
 /**

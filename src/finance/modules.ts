@@ -1,15 +1,10 @@
-import { buildServices, collectMigrations, type ServiceModule } from '../core/modules/module.js';
+import { buildServices, collectMigrations } from '../core/modules/module.js';
 import type { FinanceServices } from './container.js';
 import type { FinanceDeps } from './context.js';
 import { financeCoreModule } from './core.module.js';
-import type { FinanceDatabase } from './db/schema.js';
-import type { FinanceEvents } from './events.js';
+import type { FinanceModule } from './module.types.js';
 import { emailVerificationModule } from './modules/email-verification/email-verification.module.js';
 import { financePagesModule } from './modules/pages/pages.module.js';
-import type { FinanceRoutes } from './routes.js';
-
-/** A module of the finance service (see core/modules/module.ts). */
-export type FinanceModule = ServiceModule<FinanceDeps, FinanceServices, FinanceDatabase, FinanceEvents, FinanceRoutes>;
 
 /** Every module of the finance service, in dependency order: adding one is its folder and one line here. */
 export const financeModules: readonly FinanceModule[] = [

@@ -1,5 +1,4 @@
-import type { App } from '../core/http/app-base.js';
-import type { FinanceServices } from './container.js';
+import type { FinanceRoutes } from './module.types.js';
 import { accountantRoutes } from './modules/accountant/accountant.routes.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -13,8 +12,6 @@ import { passwordsRoutes } from './modules/passwords/passwords.routes.js';
 import { smtpRoutes } from './modules/smtp/smtp.routes.js';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
-
-export type FinanceRoutes = (app: App, options: { services: FinanceServices }) => Promise<void>;
 
 /** Every route plugin of the finance service. Order does not matter. */
 export const coreFinanceRoutes: FinanceRoutes[] = [

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { ChatModule } from '../../src/chat/modules.js';
+import type { ChatModule } from '../../src/chat/module.types.js';
 import { createChatServices } from '../../src/chat/modules.js';
 import type { ChatDeps } from '../../src/chat/context.js';
 import type { ChatDatabase } from '../../src/chat/db/schema.js';

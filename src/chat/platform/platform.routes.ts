@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ChatErrorBody, IdParam } from '../../core/http/schemas.js';
-import type { ChatRoutes } from '../routes.js';
+import type { ChatRoutes } from '../module.types.js';
 import { presentAccount, presentAccountUser, presentPlatformUser } from './platform.presenter.js';
 import {
   AccountBody,

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ChatErrorBody, IdParam, PageQuery } from '../../../core/http/schemas.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { presentRule, presentRun } from './automation-rules.presenter.js';
 import { RuleCreateBody, RuleSchema, RuleUpdateBody, RunSchema, RunsQuery } from './automation-rules.schema.js';
 

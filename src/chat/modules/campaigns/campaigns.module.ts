@@ -1,4 +1,4 @@
-import type { ChatModule } from '../../modules.js';
+import type { ChatModule } from '../../module.types.js';
 import { campaignTriggerListener } from './campaigns.listener.js';
 import {
   migration0041Campaigns,

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { ChatErrorBody, IdParam } from '../../../core/http/schemas.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
 import { InboxParams } from '../../public/public.schema.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { presentCampaign, presentCampaignDetail, presentPublicCampaign } from './campaigns.presenter.js';
 import {
   CampaignCreateBody,

@@ -1,4 +1,4 @@
-import type { ChatModule } from '../../modules.js';
+import type { ChatModule } from '../../module.types.js';
 import { migration0040CannedResponses, type CannedResponsesTable } from './canned-responses.migration.js';
 import { cannedResponsesRoutes } from './canned-responses.routes.js';
 import { CannedResponsesService } from './canned-responses.service.js';

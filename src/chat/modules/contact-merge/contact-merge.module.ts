@@ -1,4 +1,4 @@
-import type { ChatModule } from '../../modules.js';
+import type { ChatModule } from '../../module.types.js';
 import { contactMergeRoutes } from './contact-merge.routes.js';
 import { ContactMergeService } from './contact-merge.service.js';
 

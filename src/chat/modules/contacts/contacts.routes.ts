@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ChatErrorBody, IdParam, Nullable } from '../../../core/http/schemas.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { presentContact, presentContactInboxOf, presentContactPage } from './contacts.presenter.js';
 import { presentInbox } from '../inboxes/inboxes.presenter.js';
 import { InboxSchema } from '../inboxes/inboxes.schema.js';

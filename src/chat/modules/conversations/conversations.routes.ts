@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { ChatErrorBody, IdParam, JsonObject } from '../../../core/http/schemas.js';
 import { toUnix } from '../../../core/time.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { presentAgent } from '../agents/agents.presenter.js';
 import { presentTeam } from '../teams/teams.presenter.js';
 import { TeamSchema } from '../teams/teams.schema.js';

@@ -1,4 +1,4 @@
-import type { ChatModule } from '../../modules.js';
+import type { ChatModule } from '../../module.types.js';
 import {
   migration0081CustomAttributeDefinitions,
   type CustomAttributeDefinitionsTable,

@@ -1,4 +1,4 @@
-import type { ChatModule } from '../../modules.js';
+import type { ChatModule } from '../../module.types.js';
 import { migration0080CustomFilters, type CustomFiltersTable } from './custom-filters.migration.js';
 import { customFiltersRoutes } from './custom-filters.routes.js';
 import { CustomFiltersService } from './custom-filters.service.js';

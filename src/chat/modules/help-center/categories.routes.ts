@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ctxOf } from '../../auth/auth.plugin.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { presentCategory } from './categories.presenter.js';
 import {
   CategoryCreateBody,

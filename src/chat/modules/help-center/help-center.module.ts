@@ -1,4 +1,4 @@
-import type { ChatModule } from '../../modules.js';
+import type { ChatModule } from '../../module.types.js';
 import { articlesRoutes } from './articles.routes.js';
 import { ArticlesService } from './articles.service.js';
 import { categoriesRoutes } from './categories.routes.js';

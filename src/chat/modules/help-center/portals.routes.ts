@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ChatErrorBody } from '../../../core/http/schemas.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { PATH_FAMILIES, errors, installAccountFromQuery, security, tags } from './help-center.access.js';
 import { presentPortal } from './portals.presenter.js';
 import { PortalCreateBody, PortalListSchema, PortalRef, PortalSchema, PortalUpdateBody } from './portals.schema.js';

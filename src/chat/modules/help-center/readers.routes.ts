@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { chatErrorBody, logRefusal, mapError, requestLanguage } from '../../../core/http/error-handler.js';
 import { ChatErrorBody, PageQuery } from '../../../core/http/schemas.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { Locale } from './portals.schema.js';
 import type { Page } from './readers.html.js';
 import { PublicArticleListSchema, presentPublicArticle } from './readers.presenter.js';

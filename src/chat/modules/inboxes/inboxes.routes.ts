@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { ChatErrorBody, IdParam, Nullable } from '../../../core/http/schemas.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
 import { isAdmin } from '../../context.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { presentAgentBot } from '../agent-bots/agent-bots.presenter.js';
 import { AgentBotSchema } from '../agent-bots/agent-bots.schema.js';
 import { presentDelivery } from '../webhooks/webhooks.presenter.js';

@@ -1,4 +1,4 @@
-import type { ChatModule } from '../../modules.js';
+import type { ChatModule } from '../../module.types.js';
 import { migration0090IntegrationHooks, type IntegrationHooksTable } from './integrations.migration.js';
 import { integrationsRoutes } from './integrations.routes.js';
 import { IntegrationsService } from './integrations.service.js';

@@ -1,5 +1,5 @@
 import { asLanguage } from '../../../core/i18n/language.js';
-import type { ChatModule } from '../../modules.js';
+import type { ChatModule } from '../../module.types.js';
 import { passwordPagesRoutes } from './invitations.pages.js';
 import { passwordRoutes } from './invitations.routes.js';
 import { InvitationsService, RESET_JOB } from './invitations.service.js';

@@ -16,7 +16,7 @@ import {
 } from '../../../core/http/pages.js';
 import { Html, phrase, t, type Text } from '../../../core/i18n/catalogue.js';
 import { ChatErrorBody } from '../../../core/http/schemas.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { FORGOT_PASSWORD_MESSAGE } from './invitations.routes.js';
 import { ForgotForm, NewPageQuery, PageForm, PageQuery } from './invitations.schema.js';
 import { MAX_PASSWORD, MIN_PASSWORD, type LinkPreview } from './invitations.service.js';

@@ -2,7 +2,7 @@ import { requestLanguage } from '../../../core/http/error-handler.js';
 import { render } from '../../../core/i18n/catalogue.js';
 import { Type } from '@sinclair/typebox';
 import { ChatErrorBody } from '../../../core/http/schemas.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { presentProfile, sessionHeaders } from '../profile/profile.presenter.js';
 import { Profile } from '../profile/profile.schema.js';
 import { ForgotPasswordAnswer, ForgotPasswordBody, SetPasswordBody } from './invitations.schema.js';

@@ -1,4 +1,4 @@
-import type { ChatModule } from '../../modules.js';
+import type { ChatModule } from '../../module.types.js';
 import { migration0010Labels } from './labels.migration.js';
 import type { LabelsTable } from './labels.repository.js';
 import { labelsRoutes } from './labels.routes.js';

@@ -1,4 +1,4 @@
-import type { ChatModule } from '../../modules.js';
+import type { ChatModule } from '../../module.types.js';
 import { LeadScoringEngine } from './lead-score.engine.js';
 import { leadScoreListener } from './lead-score.listener.js';
 import { LeadScoreReportsService } from './lead-score-reports.service.js';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { ChatErrorBody, IdParam, JsonObject, Nullable } from '../../../core/http/schemas.js';
 import { discardOnFailure, jsonOrMultipartBody, readJsonOrMultipart } from '../../../core/http/multipart.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { AssigneeSchema, ContactSummarySchema } from '../conversations/conversations.schema.js';
 import { presentMessagePage } from './conversation-messages.presenter.js';
 import { presentMessage } from './messages.presenter.js';

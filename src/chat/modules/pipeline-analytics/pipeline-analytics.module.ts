@@ -1,4 +1,4 @@
-import type { ChatModule } from '../../modules.js';
+import type { ChatModule } from '../../module.types.js';
 import { pipelineAnalyticsRoutes } from './pipeline-analytics.routes.js';
 import { PipelineAnalyticsService } from './pipeline-analytics.service.js';
 

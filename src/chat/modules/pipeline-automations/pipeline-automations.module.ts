@@ -1,5 +1,5 @@
 import { DestinationGuard } from '../../../core/webhooks/destination-guard.js';
-import type { ChatModule } from '../../modules.js';
+import type { ChatModule } from '../../module.types.js';
 import type { ActionServices } from './automation-actions.js';
 import { migration0131PipelineAutomationRuns } from './automation-runs.migration.js';
 import { PipelineAutomationEngine } from './pipeline-automations.engine.js';

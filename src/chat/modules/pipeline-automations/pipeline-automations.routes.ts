@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { IdParam } from '../../../core/http/schemas.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { A, AccountParams, errors, security } from '../lead-scoring/lead-score-rules.routes.js';
 import { requestLanguage } from '../../../core/http/error-handler.js';
 import {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { invalidField } from '../../../core/http/errors.js';
 import { IdParam } from '../../../core/http/schemas.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { presentCardDetail } from './card-detail.presenter.js';
 import { presentCard } from './pipeline-cards.presenter.js';
 import {

@@ -4,7 +4,7 @@ import { ChatErrorBody, IdParam } from '../../../core/http/schemas.js';
 import { invalidField, notFound } from '../../../core/http/errors.js';
 import { SUPPORTED_FORMATS_TEXT } from '../../../core/storage/file-formats.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { presentAttachments } from './card-detail.presenter.js';
 import { A, cardTags as tags, errors, security } from './pipeline-cards.routes.js';
 import { CardAttachmentSchema, DeletedAttachmentSchema } from './pipeline-cards.schema.js';

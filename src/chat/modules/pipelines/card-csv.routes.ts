@@ -4,7 +4,7 @@ import { invalidField } from '../../../core/http/errors.js';
 import { readMultipart } from '../../../core/http/multipart.js';
 import { ChatErrorBody, IdParam } from '../../../core/http/schemas.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { IMPORT_COLUMNS, MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from './card-csv.service.js';
 import { A, cardTags as tags, errors, security } from './pipeline-cards.routes.js';
 import { CardListQuery } from './pipeline-cards.schema.js';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { ChatErrorBody, IdParam } from '../../../core/http/schemas.js';
 import { invalidField } from '../../../core/http/errors.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { presentTimelineEntry } from './card-timeline.presenter.js';
 import { TIMELINE_PAGE } from './card-timeline.service.js';
 import { presentCard } from './pipeline-cards.presenter.js';

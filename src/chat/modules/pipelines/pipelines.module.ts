@@ -1,4 +1,4 @@
-import type { ChatModule } from '../../modules.js';
+import type { ChatModule } from '../../module.types.js';
 import { cardAliasRoutes } from './card-aliases.routes.js';
 import { cardAttachmentsRoutes } from './card-attachments.routes.js';
 import { cardCsvRoutes } from './card-csv.routes.js';

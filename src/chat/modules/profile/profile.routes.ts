@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ChatErrorBody } from '../../../core/http/schemas.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { presentProfile, sessionHeaders } from './profile.presenter.js';
 import { Profile, SignInBody } from './profile.schema.js';
 

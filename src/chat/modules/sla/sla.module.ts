@@ -1,4 +1,4 @@
-import type { ChatModule } from '../../modules.js';
+import type { ChatModule } from '../../module.types.js';
 import { AppliedSlaReads } from './applied-slas.reads.js';
 import { AppliedSlasService, type SlaMissedRefs, type SlaMissedSnapshot } from './applied-slas.service.js';
 import { slaListener } from './sla.listener.js';

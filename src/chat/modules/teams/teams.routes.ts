@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ChatErrorBody, IdParam } from '../../../core/http/schemas.js';
 import { ctxOf } from '../../auth/auth.plugin.js';
-import type { ChatRoutes } from '../../routes.js';
+import type { ChatRoutes } from '../../module.types.js';
 import { presentAgent } from '../agents/agents.presenter.js';
 import { AgentSchema } from '../agents/agents.schema.js';
 import { presentTeam } from './teams.presenter.js';

@@ -1,7 +1,7 @@
 import { Nullable } from '../../../core/http/schemas.js';
 import { ctxOf } from '../../auth/finance-auth.plugin.js';
 import { Envelope, MessageEnvelope, bearer, errorResponses, ok } from '../../http/envelope.js';
-import type { FinanceRoutes } from '../../routes.js';
+import type { FinanceRoutes } from '../../module.types.js';
 import { presentAccountant, presentSentReport } from './accountant.presenter.js';
 import { AccountantSaveBody, AccountantSchema, SendReportBody, SendReportResultSchema } from './accountant.schema.js';
 import { t } from '../../../core/i18n/catalogue.js';

@@ -1,6 +1,6 @@
 import { ctxOf } from '../../auth/finance-auth.plugin.js';
 import { Envelope, bearer, errorResponses, ok } from '../../http/envelope.js';
-import type { FinanceRoutes } from '../../routes.js';
+import type { FinanceRoutes } from '../../module.types.js';
 import { presentAccount } from './accounts.presenter.js';
 import { AccountParams, AccountSchema, UpdateAccountBody } from './accounts.schema.js';
 

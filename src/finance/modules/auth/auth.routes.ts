@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { languageOf } from '../../../core/i18n/language.js';
 import { ctxOf } from '../../auth/finance-auth.plugin.js';
 import { Envelope, bearer, errorResponses, ok } from '../../http/envelope.js';
-import type { FinanceRoutes } from '../../routes.js';
+import type { FinanceRoutes } from '../../module.types.js';
 import { presentMembership, presentProfile, presentSession } from './auth.presenter.js';
 import {
   AccountsQuery,

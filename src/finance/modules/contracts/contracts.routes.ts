@@ -1,5 +1,5 @@
 import { registerRecordRoutes } from '../../http/record-routes.js';
-import type { FinanceRoutes } from '../../routes.js';
+import type { FinanceRoutes } from '../../module.types.js';
 import { presentContract } from './contracts.presenter.js';
 import {
   ContractCreateBody,

@@ -1,4 +1,4 @@
-import type { FinanceModule } from '../../modules.js';
+import type { FinanceModule } from '../../module.types.js';
 import { EmailVerificationService } from './email-verification.service.js';
 import { emailVerificationRoutes } from './email-verification.routes.js';
 import { migration0020EmailVerifications, type EmailVerificationsTable } from './email-verifications.migration.js';

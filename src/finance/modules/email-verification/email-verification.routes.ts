@@ -3,7 +3,7 @@ import { t } from '../../../core/i18n/catalogue.js';
 import { languageOf } from '../../../core/i18n/language.js';
 import { ctxOf } from '../../auth/finance-auth.plugin.js';
 import { MessageEnvelope, bearer, errorResponses, ok } from '../../http/envelope.js';
-import type { FinanceRoutes } from '../../routes.js';
+import type { FinanceRoutes } from '../../module.types.js';
 
 const tags = ['auth'];
 const VerifyBody = Type.Object({

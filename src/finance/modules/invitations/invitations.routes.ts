@@ -1,6 +1,6 @@
 import { ctxOf, optionalCtxOf } from '../../auth/finance-auth.plugin.js';
 import { Envelope, MessageEnvelope, bearer, errorResponses, ok } from '../../http/envelope.js';
-import type { FinanceRoutes } from '../../routes.js';
+import type { FinanceRoutes } from '../../module.types.js';
 import { presentSession } from '../auth/auth.presenter.js';
 import { SessionSchema } from '../auth/auth.schema.js';
 import { presentInvitation, presentInvitationPreview } from './invitations.presenter.js';

@@ -1,6 +1,6 @@
 import { ctxOf } from '../../auth/finance-auth.plugin.js';
 import { Envelope, MessageEnvelope, PageQuery, bearer, errorResponses, ok } from '../../http/envelope.js';
-import type { FinanceRoutes } from '../../routes.js';
+import type { FinanceRoutes } from '../../module.types.js';
 import { presentMember } from './members.presenter.js';
 import { MemberListSchema, MemberParams, MemberSchema, UpdateMemberBody } from './members.schema.js';
 

@@ -1,7 +1,7 @@
 import { ctxOf } from '../../auth/finance-auth.plugin.js';
 import { idString } from '../../context.js';
 import { Envelope, MessageEnvelope, bearer, errorResponses, ok } from '../../http/envelope.js';
-import type { FinanceRoutes } from '../../routes.js';
+import type { FinanceRoutes } from '../../module.types.js';
 import { presentNotification, presentPreferences } from './notifications.presenter.js';
 import {
   DailyJobSummarySchema,

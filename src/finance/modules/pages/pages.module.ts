@@ -1,4 +1,4 @@
-import type { FinanceModule } from '../../modules.js';
+import type { FinanceModule } from '../../module.types.js';
 import { financePagesRoutes } from './pages.routes.js';
 
 /** The pages e-mails link to (reset a password, accept an invitation, confirm an e-mail address). */

@@ -12,7 +12,7 @@ import {
   type PageWords,
 } from '../../../core/http/pages.js';
 import { t, type Text } from '../../../core/i18n/catalogue.js';
-import type { FinanceRoutes } from '../../routes.js';
+import type { FinanceRoutes } from '../../module.types.js';
 
 /**
  * The pages the finance service's e-mails link to, served by the service itself (an operator may

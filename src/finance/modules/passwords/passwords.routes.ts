@@ -1,7 +1,7 @@
 import { languageOf } from '../../../core/i18n/language.js';
 import { ctxOf } from '../../auth/finance-auth.plugin.js';
 import { Envelope, MessageEnvelope, bearer, errorResponses, ok } from '../../http/envelope.js';
-import type { FinanceRoutes } from '../../routes.js';
+import type { FinanceRoutes } from '../../module.types.js';
 import { TokenPairSchema } from '../auth/auth.schema.js';
 import { ChangePasswordBody, ForgotPasswordBody, ResetPasswordBody } from './passwords.schema.js';
 

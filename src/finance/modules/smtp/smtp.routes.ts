@@ -1,7 +1,7 @@
 import { Nullable } from '../../../core/http/schemas.js';
 import { ctxOf } from '../../auth/finance-auth.plugin.js';
 import { Envelope, MessageEnvelope, bearer, errorResponses, ok } from '../../http/envelope.js';
-import type { FinanceRoutes } from '../../routes.js';
+import type { FinanceRoutes } from '../../module.types.js';
 import { presentSmtp } from './smtp.presenter.js';
 import { SmtpSaveBody, SmtpSchema, SmtpTestResultSchema } from './smtp.schema.js';
 import { t } from '../../../core/i18n/catalogue.js';

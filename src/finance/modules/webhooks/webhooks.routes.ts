@@ -1,6 +1,6 @@
 import { ctxOf } from '../../auth/finance-auth.plugin.js';
 import { Envelope, MessageEnvelope, bearer, errorResponses, ok } from '../../http/envelope.js';
-import type { FinanceRoutes } from '../../routes.js';
+import type { FinanceRoutes } from '../../module.types.js';
 import { presentDelivery, presentWebhook } from './webhooks.presenter.js';
 import {
   DeliveryListSchema,
