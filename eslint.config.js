@@ -1,5 +1,5 @@
 // Lint rules of the project (npm run lint): typescript-eslint's recommended rules, no import
-// cycles, and the boundaries of docs/ARCHITECTURE.md: core imports no domain, chat and finance
+// cycles (here for value imports; `npm run lint:cycles` (dpdm) also refuses type-only ones), and the boundaries of docs/ARCHITECTURE.md: core imports no domain, chat and finance
 // never import each other, and no module imports another module's repository (types excepted).
 // The browser apps (web/): eslint-plugin-vue's recommended rules, and web/ imports nothing from
 // the server (src/): its types come from the generated API documents.
