@@ -55,7 +55,7 @@ export function createChatBackground(
   const modules = backgroundOf(chatModules, { deps, services, logger });
   const listeners: EventListener<ChatDatabase, ChatEvents>[] = [
     ...modules.listeners,
-    ...(broadcaster ? [realtimeListener(broadcaster)] : []),
+    ...(broadcaster ? [realtimeListener(broadcaster, modules.declared.realtimeEvents)] : []),
     ...(options.listeners ?? []),
   ];
   const jobs: JobDefinition[] = [...modules.jobs, ...(options.jobs ?? [])];
@@ -72,14 +72,8 @@ export function createChatBackground(
     listeners,
     jobs,
     chatwootHeaders: true,
-    async secretOf(delivery) {
-      if (delivery.subscriber_type === 'webhook') return services.webhooks.secretOf(delivery.subscriber_id);
-      if (delivery.subscriber_type === 'agent_bot') return services.agentBots.secretOf(delivery.subscriber_id);
-      if (delivery.subscriber_type === 'api_inbox') return services.inboxes.webhookSecretOf(delivery.subscriber_id);
-      if (delivery.subscriber_type === 'pipeline_automation')
-        return services.pipelineAutomations.secretOf(delivery.subscriber_id);
-      return null;
-    },
+    // Each module declares the secrets of the subscribers its deliveries go to.
+    secretOf: modules.secretOf,
     transportFor: instanceTransport(config.mail.smtpUrl, config.mail.from, createSmtpTransport),
     broadcaster,
     clock: options.clock,

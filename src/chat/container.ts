@@ -1,6 +1,6 @@
 import { RateLimiter } from '../core/security/rate-limit.js';
 import { WebhookSubscriptions } from '../core/webhooks/subscriptions.js';
-import { WEBHOOK_EVENT_ALIASES, WEBHOOK_EVENTS } from './modules/webhooks/webhooks.schema.js';
+import type { Declared } from '../core/modules/module.js';
 import type { ChatDeps } from './context.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AgentBotsService } from './modules/agent-bots/agent-bots.service.js';
@@ -26,7 +26,7 @@ import { PublicService } from './public/public.service.js';
  * The services of the conversation service's core module (chat/core.module.ts), built once, in
  * dependency order. Routes receive the container; services receive the services they call.
  */
-export function createCoreChatServices(deps: ChatDeps) {
+export function createCoreChatServices(deps: ChatDeps, declared: Declared) {
   // Uploaded files (<DATA_DIR>/uploads): readMultipart writes them, attachment rows point at them.
   const fileStore = deps.fileStore;
   const attachmentFiles = new AttachmentFilesService(deps, fileStore);
@@ -66,8 +66,9 @@ export function createCoreChatServices(deps: ChatDeps) {
   const webhooks = new WebhookSubscriptions({
     db: deps.db,
     allowedHosts: deps.config.webhooks.allowedHosts,
-    catalogue: WEBHOOK_EVENTS,
-    aliases: WEBHOOK_EVENT_ALIASES,
+    // The events every module declares (core/modules/module.ts), and their other names.
+    catalogue: declared.webhookEvents,
+    aliases: declared.webhookAliases,
     eventsField: 'subscriptions',
   });
   const automationRules = new AutomationRulesService(deps, { agents, conversations });

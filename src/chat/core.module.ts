@@ -12,7 +12,6 @@ import { automationListener } from './listeners/automation.listener.js';
 import type { ChatModule } from './module.types.js';
 import { AutomationEngine } from './modules/automation-rules/automation.engine.js';
 import { migration0011ApiInboxSecrets } from './modules/inboxes/inboxes.secret.migration.js';
-import { WEBHOOK_EVENT_ALIASES, WEBHOOK_EVENTS } from './modules/webhooks/webhooks.schema.js';
 import { migration0161InstallationApp } from './platform/installation-app.migration.js';
 import { migration0160PlatformTokenHash } from './platform/platform-token-hash.migration.js';
 import { coreChatRoutes } from './routes.js';
@@ -37,12 +36,40 @@ export const chatCoreModule: ChatModule = {
     '0160_platform_token_hash': migration0160PlatformTokenHash,
     '0161_installation_app': migration0161InstallationApp,
   },
-  services: (deps) => createCoreChatServices(deps) as Partial<ChatServices>,
+  services: (deps, _built, declared) => createCoreChatServices(deps, declared) as Partial<ChatServices>,
   routes: coreChatRoutes,
-  listeners: ({ deps, services, logger }) => [
+  events: {
+    webhooks: [
+      'conversation_created',
+      'conversation_status_changed',
+      'conversation_updated',
+      'message_created',
+      'message_updated',
+      'contact_created',
+      'contact_updated',
+      'webwidget_triggered',
+    ],
+    realtime: [
+      'conversation_created',
+      'conversation_updated',
+      'conversation_status_changed',
+      'message_created',
+      'message_updated',
+      'contact_created',
+      'contact_updated',
+    ],
+  },
+  // Deliveries to account webhooks, agent bots and API inboxes are signed with their secrets.
+  subscribers: (services) => ({
+    webhook: (id) => services.webhooks.secretOf(id),
+    agent_bot: (id) => services.agentBots.secretOf(id),
+    api_inbox: (id) => services.inboxes.webhookSecretOf(id),
+  }),
+  listeners: ({ deps, services, logger, declared }) => [
+    // Every module's webhook events reach the account webhooks subscribed to them.
     webhookFanOut<ChatDatabase, ChatEvents>({
-      catalogue: WEBHOOK_EVENTS,
-      aliases: WEBHOOK_EVENT_ALIASES,
+      catalogue: declared.webhookEvents,
+      aliases: declared.webhookAliases,
       body: (event) => event.snapshot,
     }),
     agentBotListener(),

@@ -1,6 +1,7 @@
-import { buildServices, collectMigrations } from '../core/modules/module.js';
+import { buildServices, collectMigrations, declaredBy } from '../core/modules/module.js';
 import type { ChatServices } from './container.js';
 import type { ChatDeps } from './context.js';
+import type { ChatEventName } from './events.js';
 import { chatCoreModule } from './core.module.js';
 import type { ChatModule } from './module.types.js';
 import { contactMergeModule } from './modules/contact-merge/contact-merge.module.js';
@@ -41,6 +42,9 @@ export const chatModules: readonly ChatModule[] = [
   pipelineAutomationsModule,
   pipelineAnalyticsModule,
 ];
+
+/** What the modules declare together (their webhook and realtime events). */
+export const chatDeclared = declaredBy<ChatEventName>(chatModules);
 
 /** Every migration of the conversation service, in order. */
 export const chatMigrations = collectMigrations(chatModules);

@@ -51,9 +51,8 @@ export function createFinanceBackground(
     listeners,
     jobs,
     chatwootHeaders: false,
-    async secretOf(delivery) {
-      return delivery.subscriber_type === 'webhook' ? services.webhooks.secretOf(delivery.subscriber_id) : null;
-    },
+    // The modules declare the secrets of the subscribers their deliveries go to.
+    secretOf: modules.secretOf,
     transportFor: services.smtp.transportFor,
     clock: options.clock,
     pollIntervalMs: options.pollIntervalMs,

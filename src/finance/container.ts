@@ -1,6 +1,6 @@
 import { WebhookSubscriptions } from '../core/webhooks/subscriptions.js';
 import type { FinanceDeps } from './context.js';
-import { FINANCE_WEBHOOK_EVENTS } from './events.js';
+import type { Declared } from '../core/modules/module.js';
 import { DailyAlertsJob } from './jobs/daily-alerts.js';
 import { AccountantService } from './modules/accountant/accountant.service.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
@@ -23,7 +23,7 @@ import { UsersService } from './modules/users/users.service.js';
  * The services of the finance service's core module (finance/core.module.ts), built once, in
  * dependency order. Routes receive the container; services receive the services they call.
  */
-export function createCoreFinanceServices(deps: FinanceDeps) {
+export function createCoreFinanceServices(deps: FinanceDeps, declared: Declared) {
   const users = new UsersService(deps);
   const accounts = new AccountsService(deps);
   const sessions = new SessionsService(deps);
@@ -44,7 +44,7 @@ export function createCoreFinanceServices(deps: FinanceDeps) {
   const webhooks = new WebhookSubscriptions({
     db: deps.db,
     allowedHosts: deps.config.webhooks.allowedHosts,
-    catalogue: FINANCE_WEBHOOK_EVENTS,
+    catalogue: declared.webhookEvents,
     eventsField: 'events',
   });
   // Notifications, the accountant's report and the daily job (alerts, overdue invoices, automatic reports).

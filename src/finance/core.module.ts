@@ -18,11 +18,13 @@ import { coreFinanceRoutes } from './routes.js';
 export const financeCoreModule: FinanceModule = {
   name: 'core',
   migrations: coreFinanceMigrations,
-  services: (deps) => createCoreFinanceServices(deps) as Partial<FinanceServices>,
+  services: (deps, _built, declared) => createCoreFinanceServices(deps, declared) as Partial<FinanceServices>,
   routes: coreFinanceRoutes,
-  listeners: ({ services }) => [
+  events: { webhooks: FINANCE_WEBHOOK_EVENTS },
+  subscribers: (services) => ({ webhook: (id) => services.webhooks.secretOf(id) }),
+  listeners: ({ services, declared }) => [
     webhookFanOut<FinanceDatabase, FinanceEvents>({
-      catalogue: FINANCE_WEBHOOK_EVENTS,
+      catalogue: declared.webhookEvents,
       // The envelope {id, event, created_at, account_id, data}: `id` is the outbox event id.
       body: (event) => ({
         id: String(event.id),

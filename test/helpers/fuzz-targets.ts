@@ -44,6 +44,7 @@ import {
   type Operation,
   type Parameter,
 } from './fuzz.js';
+import { chatDeclared } from '../../src/chat/modules.js';
 import { call, client } from './http.js';
 import type { ChatTestApp, FinanceTestApp } from './test-app.js';
 
@@ -219,15 +220,8 @@ const ACTION_NAMES = [
   'snooze_conversation',
   'resolve_conversation',
 ];
-const CHAT_WEBHOOK_EVENTS = [
-  'conversation_created',
-  'conversation_status_changed',
-  'message_created',
-  'message_updated',
-  'contact_created',
-  'contact_updated',
-  'webwidget_triggered',
-];
+// The events the conversation service's modules declare, as a subscription names them.
+const CHAT_WEBHOOK_EVENTS = [...chatDeclared.webhookEvents];
 const URLS = [
   'https://hooks.example.test/in',
   'https://hooks.example.test/other',

@@ -6,7 +6,7 @@ import { createLocalFileStore } from '../../src/core/storage/file-store.js';
 import type { ChatDeps } from '../../src/chat/context.js';
 import type { ChatDatabase } from '../../src/chat/db/schema.js';
 import type { ChatEvents } from '../../src/chat/events.js';
-import { createChatServices } from '../../src/chat/modules.js';
+import { chatDeclared, createChatServices } from '../../src/chat/modules.js';
 import { leadScoringModule } from '../../src/chat/modules/lead-scoring/lead-scoring.module.js';
 import { LeadScoringService, type LeadScoringOptions } from '../../src/chat/modules/lead-scoring/lead-score.service.js';
 import type { TestAccount } from './factories.js';
@@ -25,7 +25,7 @@ export function depsOf(t: ChatTestApp): ChatDeps {
 export function scoringDispatcher(t: ChatTestApp) {
   const deps = depsOf(t);
   const services = createChatServices(deps);
-  const listeners = leadScoringModule.listeners!({ deps, services, logger });
+  const listeners = leadScoringModule.listeners!({ deps, services, logger, declared: chatDeclared });
   const dispatcher = new OutboxDispatcher<ChatDatabase, ChatEvents>({
     db: t.db,
     dialect: t.dialect,

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type { ChatModule } from '../../src/chat/module.types.js';
-import { createChatServices } from '../../src/chat/modules.js';
+import { chatDeclared, createChatServices } from '../../src/chat/modules.js';
 import type { ChatDeps } from '../../src/chat/context.js';
 import type { ChatDatabase } from '../../src/chat/db/schema.js';
 import type { ChatEvents } from '../../src/chat/events.js';
@@ -25,13 +25,13 @@ export function servicesOf(t: ChatTestApp) {
 /** A dispatcher running only the listeners of `modules` (tests call `drain()`). */
 export function dispatcherOf(t: ChatTestApp, modules: readonly ChatModule[]) {
   const { deps, services } = servicesOf(t);
-  const listeners = modules.flatMap((m) => m.listeners?.({ deps, services, logger }) ?? []);
+  const listeners = modules.flatMap((m) => m.listeners?.({ deps, services, logger, declared: chatDeclared }) ?? []);
   return new OutboxDispatcher<ChatDatabase, ChatEvents>({ db: t.db, dialect: t.dialect, logger, listeners });
 }
 
 /** A job runner with the jobs of `modules`, on an injected clock (tests call `runDue()`). */
 export function jobRunnerOf(t: ChatTestApp, modules: readonly ChatModule[], clock: () => number) {
   const { deps, services } = servicesOf(t);
-  const definitions = modules.flatMap((m) => m.jobs?.({ deps, services, logger }) ?? []);
+  const definitions = modules.flatMap((m) => m.jobs?.({ deps, services, logger, declared: chatDeclared }) ?? []);
   return new JobRunner({ db: t.db, dialect: t.dialect, logger, definitions, clock });
 }

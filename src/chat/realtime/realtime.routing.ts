@@ -27,25 +27,6 @@ export interface ContactSubscription {
 
 export type ChatSubscription = AgentSubscription | ContactSubscription;
 
-/** Outbox events that have a realtime push (the listener announces only these). */
-export const REALTIME_EVENTS: ReadonlySet<string> = new Set([
-  'conversation_created',
-  'conversation_updated',
-  'conversation_status_changed',
-  'message_created',
-  'message_updated',
-  'contact_created',
-  'contact_updated',
-  'pipeline_card_created',
-  'pipeline_card_updated',
-  'pipeline_card_moved',
-  'pipeline_card_won',
-  'pipeline_card_lost',
-  'pipeline_card_reopened',
-  'pipeline_card_deleted',
-  'sla_missed',
-]);
-
 type Route = (subscription: ChatSubscription) => readonly CableMessage[];
 
 const NOTHING: readonly CableMessage[] = [];

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { backgroundOf, buildServices, collectMigrations, type ServiceModule } from './module.js';
+import { backgroundOf, buildServices, collectMigrations, declaredBy, type ServiceModule } from './module.js';
 
 type Services = { greeter?: { hello(): string }; shouter?: { shout(): string } };
-type Module = ServiceModule<{ name: string }, Services, unknown, { ping: { refs: object; snapshot: object } }, string>;
+type Events = { ping: { refs: object; snapshot: object }; pong: { refs: object; snapshot: object } };
+type Module = ServiceModule<{ name: string }, Services, unknown, Events, string>;
 
 const up = async () => undefined;
 const greeter: Module = {
@@ -41,5 +42,48 @@ describe('service modules', () => {
     });
     expect(listeners.map((l) => l.name)).toEqual(['greeter-listener']);
     expect(jobs.map((j) => j.name)).toEqual(['greeter.tick']);
+  });
+
+  it('declare their events together, in list order, and hand them to services and listeners', () => {
+    const pinger: Module = {
+      name: 'pinger',
+      events: { webhooks: ['ping'], webhookAliases: { pinged: 'ping' }, realtime: ['ping'] },
+      listeners: ({ declared }) => [{ name: `fan-out of ${declared.webhookEvents.join(',')}`, events: ['ping'] }],
+    };
+    const ponger: Module = {
+      name: 'ponger',
+      events: { webhooks: ['pong'] },
+      services: (_deps, _built, declared) => ({ greeter: { hello: () => declared.webhookEvents.join(' ') } }),
+    };
+    const declared = declaredBy([pinger, ponger]);
+    expect(declared.webhookEvents).toEqual(['ping', 'pong']);
+    expect(declared.webhookAliases).toEqual({ pinged: 'ping' });
+    expect([...declared.realtimeEvents]).toEqual(['ping']);
+    expect(buildServices({ name: 'x' }, [pinger, ponger]).greeter!.hello()).toBe('ping pong');
+    const { listeners } = backgroundOf([pinger, ponger], {
+      deps: { name: 'x' },
+      services: {},
+      logger: undefined as never,
+    });
+    expect(listeners.map((l) => l.name)).toEqual(['fan-out of ping,pong']);
+    // An event or an alias declared by two modules is a startup error.
+    expect(() => declaredBy([pinger, { name: 'again', events: { webhooks: ['ping'] } }])).toThrow(
+      /ping is declared twice/,
+    );
+    expect(() => declaredBy([pinger, { name: 'again', events: { webhookAliases: { pinged: 'pong' } } }])).toThrow(
+      /alias pinged is declared twice/,
+    );
+  });
+
+  it("sign each delivery with the secret its subscriber's module declares", async () => {
+    const hooks: Module = { name: 'hooks', subscribers: () => ({ webhook: async (id) => `hook-${id}` }) };
+    const bots: Module = { name: 'bots', subscribers: () => ({ bot: async (id) => (id === 1 ? 'bot-1' : null) }) };
+    const { secretOf } = backgroundOf([hooks, bots], { deps: { name: 'x' }, services: {}, logger: undefined as never });
+    expect(await secretOf({ subscriber_type: 'webhook', subscriber_id: 7 })).toBe('hook-7');
+    expect(await secretOf({ subscriber_type: 'bot', subscriber_id: 1 })).toBe('bot-1');
+    expect(await secretOf({ subscriber_type: 'bot', subscriber_id: 2 })).toBeNull();
+    expect(await secretOf({ subscriber_type: 'unknown', subscriber_id: 1 })).toBeNull();
+    const twice = () => backgroundOf([hooks, hooks], { deps: { name: 'x' }, services: {}, logger: undefined as never });
+    expect(twice).toThrow(/subscriber type webhook is declared twice/);
   });
 });

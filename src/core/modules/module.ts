@@ -5,17 +5,41 @@ import type { EventMap } from '../events/outbox.js';
 import type { JobDefinition } from '../jobs/jobs.js';
 
 /** What a module's listeners and jobs are built from. */
-export interface ModuleContext<Deps, Services> {
+export interface ModuleContext<Deps, Services, Name extends string = string> {
   deps: Deps;
   services: Services;
   logger: FastifyBaseLogger;
+  /** What every module of the service declares (its events). */
+  declared: Declared<Name>;
 }
+
+/** The events a module records that leave the service, by name (keys of the service's event map). */
+export interface ModuleEvents<Name extends string> {
+  /** Subscribable by webhooks; the event's snapshot is the body. */
+  readonly webhooks?: readonly Name[];
+  /** Other names a subscription may use for them (alias -> event). */
+  readonly webhookAliases?: Readonly<Record<string, Name>>;
+  /** Pushed to `/cable` clients (the service's realtime routing decides who gets each). */
+  readonly realtime?: readonly Name[];
+}
+
+/** What the modules of a service declare together: built once from the module list. */
+export interface Declared<Name extends string = string> {
+  /** Every webhook event name, in module order. */
+  readonly webhookEvents: readonly Name[];
+  readonly webhookAliases: Readonly<Record<string, Name>>;
+  readonly realtimeEvents: ReadonlySet<Name>;
+}
+
+/** The secret that signs a delivery to one subscriber (null: the subscriber is gone). */
+export type SubscriberSecret = (subscriberId: number) => Promise<string | null>;
 
 /**
  * A module of a service, declared in one place: its migrations, the services it adds to the
- * service's container, its route plugins, its event listeners and its jobs. A service lists its
- * modules once (chat/modules.ts, finance/modules.ts); the app, the background and the migrator
- * read that list, so adding a module is its folder plus one line there.
+ * service's container, its route plugins, the events it records that leave the service (webhooks,
+ * realtime), the subscribers its deliveries go to, its event listeners and its jobs. A service
+ * lists its modules once (chat/modules.ts, finance/modules.ts); the app, the background and the
+ * migrator read that list, so adding a module is its folder plus one line there.
  *
  * Services are built in list order: a module's `services` sees the services of the modules before
  * it. Its service types join the container's type by declaration merging (see chat/container.ts),
@@ -25,10 +49,13 @@ export interface ServiceModule<Deps, Services, DB, M extends EventMap<M>, Routes
   readonly name: string;
   /** Named with the service-wide sequence (`0010_pipeline`): names are applied in order and never change. */
   readonly migrations?: Readonly<Record<string, PortableMigration>>;
-  services?(deps: Deps, built: Services): Partial<Services>;
+  services?(deps: Deps, built: Services, declared: Declared<keyof M & string>): Partial<Services>;
   readonly routes?: readonly Routes[];
-  listeners?(context: ModuleContext<Deps, Services>): EventListener<DB, M>[];
-  jobs?(context: ModuleContext<Deps, Services>): JobDefinition[];
+  readonly events?: ModuleEvents<keyof M & string>;
+  /** By `subscriber_type`: the secret of a subscriber this module's deliveries go to. */
+  subscribers?(services: Services): Readonly<Record<string, SubscriberSecret>>;
+  listeners?(context: ModuleContext<Deps, Services, keyof M & string>): EventListener<DB, M>[];
+  jobs?(context: ModuleContext<Deps, Services, keyof M & string>): JobDefinition[];
 }
 
 type AnyModule = ServiceModule<any, any, any, any, any>;
@@ -45,23 +72,61 @@ export function collectMigrations(modules: readonly AnyModule[]): Record<string,
   return Object.fromEntries(Object.entries(all).sort(([a], [b]) => a.localeCompare(b)));
 }
 
+/** What the modules declare together; an event or alias declared twice is a startup error. */
+export function declaredBy<Name extends string = string>(modules: readonly AnyModule[]): Declared<Name> {
+  const webhookEvents: Name[] = [];
+  const webhookAliases: Record<string, Name> = {};
+  const realtimeEvents = new Set<Name>();
+  for (const module of modules) {
+    const events = (module.events ?? {}) as ModuleEvents<Name>;
+    for (const name of events.webhooks ?? []) {
+      if (webhookEvents.includes(name))
+        throw new Error(`webhook event ${name} is declared twice (module ${module.name})`);
+      webhookEvents.push(name);
+    }
+    for (const [alias, name] of Object.entries(events.webhookAliases ?? {})) {
+      if (webhookAliases[alias]) throw new Error(`webhook alias ${alias} is declared twice (module ${module.name})`);
+      webhookAliases[alias] = name;
+    }
+    for (const name of events.realtime ?? []) realtimeEvents.add(name);
+  }
+  return { webhookEvents, webhookAliases, realtimeEvents };
+}
+
 /** The service container: each module's services, built in list order. */
 export function buildServices<Deps, Services>(
   deps: Deps,
   modules: readonly ServiceModule<Deps, Services, any, any, any>[],
 ): Services {
   const services = {} as Services;
-  for (const module of modules) Object.assign(services as object, module.services?.(deps, services) ?? {});
+  const declared = declaredBy(modules);
+  for (const module of modules) Object.assign(services as object, module.services?.(deps, services, declared) ?? {});
   return services;
 }
 
-/** The listeners and jobs of every module. */
+/** The background work of every module: listeners, jobs, and the secrets of delivery subscribers. */
 export function backgroundOf<Deps, Services, DB, M extends EventMap<M>>(
   modules: readonly ServiceModule<Deps, Services, DB, M, any>[],
-  context: ModuleContext<Deps, Services>,
-): { listeners: EventListener<DB, M>[]; jobs: JobDefinition[] } {
+  context: Omit<ModuleContext<Deps, Services>, 'declared'>,
+): {
+  declared: Declared<keyof M & string>;
+  listeners: EventListener<DB, M>[];
+  jobs: JobDefinition[];
+  secretOf: (delivery: { subscriber_type: string; subscriber_id: number }) => Promise<string | null>;
+} {
+  const declared = declaredBy<keyof M & string>(modules);
+  const full = { ...context, declared };
+  const secrets = new Map<string, SubscriberSecret>();
+  for (const module of modules)
+    for (const [type, secret] of Object.entries(module.subscribers?.(context.services) ?? {})) {
+      if (secrets.has(type)) throw new Error(`subscriber type ${type} is declared twice (module ${module.name})`);
+      secrets.set(type, secret);
+    }
   return {
-    listeners: modules.flatMap((m) => m.listeners?.(context) ?? []),
-    jobs: modules.flatMap((m) => m.jobs?.(context) ?? []),
+    declared,
+    listeners: modules.flatMap((m) => m.listeners?.(full) ?? []),
+    jobs: modules.flatMap((m) => m.jobs?.(full) ?? []),
+    // A delivery to a subscriber type no module declares has no secret (it is not signed).
+    secretOf: async (delivery) => (await secrets.get(delivery.subscriber_type)?.(delivery.subscriber_id)) ?? null,
   };
 }

@@ -16,7 +16,7 @@ import { createLocalFileStore } from '../../../core/storage/file-store.js';
 import type { ChatDeps } from '../../context.js';
 import type { ChatDatabase } from '../../db/schema.js';
 import type { ChatEvents } from '../../events.js';
-import { createChatServices } from '../../modules.js';
+import { chatDeclared, createChatServices } from '../../modules.js';
 import { campaignsModule } from './campaigns.module.js';
 
 /** Ongoing campaigns: the widget's list on the public interface, and the widget's trigger. */
@@ -42,7 +42,12 @@ beforeAll(async () => {
     config: t.config,
     fileStore: createLocalFileStore(t.config.dataDir),
   };
-  const listeners = campaignsModule.listeners!({ deps, services: createChatServices(deps), logger });
+  const listeners = campaignsModule.listeners!({
+    deps,
+    services: createChatServices(deps),
+    logger,
+    declared: chatDeclared,
+  });
   dispatcher = new OutboxDispatcher<ChatDatabase, ChatEvents>({ db: t.db, dialect: t.dialect, logger, listeners });
 });
 afterAll(async () => {

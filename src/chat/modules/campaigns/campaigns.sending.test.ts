@@ -7,7 +7,7 @@ import { buildChatTestApp, type ChatTestApp } from '../../../../test/helpers/tes
 import { JobRunner } from '../../../core/jobs/jobs.js';
 import { createLocalFileStore } from '../../../core/storage/file-store.js';
 import type { ChatDeps } from '../../context.js';
-import { createChatServices } from '../../modules.js';
+import { chatDeclared, createChatServices } from '../../modules.js';
 import { campaignsModule } from './campaigns.module.js';
 import { CampaignSending, type CampaignSendingOptions } from './campaigns.sending.js';
 
@@ -45,7 +45,7 @@ function instance(app: ChatTestApp, options?: CampaignSendingOptions): JobRunner
   const services = createChatServices(deps);
   const definitions = options
     ? new CampaignSending(deps, services, options).jobs()
-    : campaignsModule.jobs!({ deps, services, logger });
+    : campaignsModule.jobs!({ deps, services, logger, declared: chatDeclared });
   return new JobRunner({ db: app.db, dialect: app.dialect, logger, definitions, clock });
 }
 

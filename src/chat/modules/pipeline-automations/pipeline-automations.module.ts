@@ -32,6 +32,8 @@ export const pipelineAutomationsModule: ChatModule = {
     '0130_pipeline_automations': migration0130PipelineAutomations,
     '0131_pipeline_automation_runs': migration0131PipelineAutomationRuns,
   },
+  // A send_webhook action's deliveries are signed with its automation's secret.
+  subscribers: (services) => ({ pipeline_automation: (id) => services.pipelineAutomations.secretOf(id) }),
   services: (deps, built) => {
     const actionServices: ActionServices = {
       agents: built.agents,

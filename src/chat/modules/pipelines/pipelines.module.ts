@@ -58,6 +58,16 @@ declare module '../../events.js' {
  * owner, contact and deal status, their timeline, attachments and qualification checklist. Events
  * `pipeline_card_*` go through the outbox to webhooks, /cable, lead scoring and pipeline automations.
  */
+const CARD_EVENTS = [
+  'pipeline_card_created',
+  'pipeline_card_updated',
+  'pipeline_card_moved',
+  'pipeline_card_won',
+  'pipeline_card_lost',
+  'pipeline_card_reopened',
+  'pipeline_card_deleted',
+] as const;
+
 export const pipelinesModule: ChatModule = {
   name: 'pipelines',
   migrations: {
@@ -65,6 +75,13 @@ export const pipelinesModule: ChatModule = {
     '0150_card_deleted_reason': migration0150CardDeletedReason,
     '0151_timeline_facts': migration0151TimelineFacts,
     '0152_pipeline_owner_counts': migration0152OwnerCounts,
+  },
+  // The sales pipeline's events (decisions.md §7): a superset of the spec's list. NooviChat calls a
+  // card's move pipeline_card_stage_changed: its subscribers get pipeline_card_moved under that name.
+  events: {
+    webhooks: CARD_EVENTS,
+    webhookAliases: { pipeline_card_stage_changed: 'pipeline_card_moved' },
+    realtime: CARD_EVENTS,
   },
   services: (deps, built) => {
     const records = new CardRecords(deps, built.accounts);

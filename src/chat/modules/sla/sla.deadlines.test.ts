@@ -11,6 +11,7 @@ import {
 import { countRows, outboxEvents } from '../../../../test/helpers/db.js';
 import { client } from '../../../../test/helpers/http.js';
 import { dispatcherOf, jobRunnerOf, servicesOf } from '../../../../test/helpers/reports.js';
+import { chatDeclared } from '../../modules.js';
 import { enterprise, getWith } from '../../../../test/helpers/sla.js';
 import { buildChatTestApp, testDialect, type ChatTestApp } from '../../../../test/helpers/test-app.js';
 import { chatCoreModule } from '../../core.module.js';
@@ -129,7 +130,7 @@ describe('SLA deadlines', () => {
     // Deadlines passing after the resolution are not breaches.
     advance(Date.now() + 10 * HOUR);
     await jobRunnerOf(t, [slaModule], clock).runDue();
-    await slaModule.jobs!({ ...servicesOf(t), logger: undefined as never })[0]!.handle(
+    await slaModule.jobs!({ ...servicesOf(t), logger: undefined as never, declared: chatDeclared })[0]!.handle(
       { id: 0, name: 'sla.check_deadlines', payload: {}, attempts: 1, runAt: now },
       { now, logger: undefined as never, extendLease: async () => {} },
     );
