@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { inSavepoint } from '../db/savepoint.js';
 import { PollLoop } from '../background/poll-loop.js';
 import type { DialectName } from '../db/database.js';
 import { claimLeased, nextAttemptAt } from '../jobs/lease.js';
@@ -174,20 +175,15 @@ export class OutboxDispatcher<DB extends EventsDatabase, M extends EventMap<M>> 
     listener: EventListener<DB, M>,
     event: DispatchedEvent<M>,
   ): Promise<string | null> {
-    await sql`savepoint outbox_listener`.execute(trx);
-    try {
-      await listener.handle!(trx as unknown as Transaction<DB>, event as EventOf<M>);
-      await sql`release savepoint outbox_listener`.execute(trx);
-      return null;
-    } catch (err) {
-      await sql`rollback to savepoint outbox_listener`.execute(trx);
-      await sql`release savepoint outbox_listener`.execute(trx);
-      this.options.logger.error(
-        { err, eventId: event.id, event: event.name, listener: listener.name },
-        'event listener failed; it will be retried',
-      );
-      return describe(err);
-    }
+    const handled = await inSavepoint(trx, 'outbox_listener', () =>
+      listener.handle!(trx as unknown as Transaction<DB>, event as EventOf<M>),
+    );
+    if (handled.ok) return null;
+    this.options.logger.error(
+      { err: handled.error, eventId: event.id, event: event.name, listener: listener.name },
+      'event listener failed; it will be retried',
+    );
+    return describe(handled.error);
   }
 
   /** One batch: claim, let every listener handle each event, mark dispatched, commit; then the after-commit work. */

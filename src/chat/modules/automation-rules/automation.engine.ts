@@ -9,7 +9,8 @@ import { compileRuleConditions } from './automation-rules.conditions.js';
 import { actionsOf, conditionsOf } from './automation-rules.presenter.js';
 import * as repo from './automation-rules.repository.js';
 import type { RuleEvent } from './automation-rules.schema.js';
-import { inSavepoint, type SubjectAdapter } from './automation.runner.js';
+import { inSavepoint } from '../../../core/db/savepoint.js';
+import type { SubjectAdapter } from './automation.runner.js';
 
 /** What a rule runs against: the conversation (display id) and, for message_created, the message. */
 interface Target {

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { inSavepoint } from '../../../core/db/savepoint.js';
 import { HttpError } from '../../../core/http/errors.js';
 import type { JobDefinition } from '../../../core/jobs/jobs.js';
 import type { AccountContext, ChatDeps, Trx } from '../../context.js';
@@ -195,19 +195,15 @@ export class CampaignSending {
     contactInboxId?: number,
   ): Promise<void> {
     const accountId = campaign.account_id;
-    await sql`savepoint campaign_recipient`.execute(trx);
-    try {
+    const sent = await inSavepoint(trx, 'campaign_recipient', async () => {
       if (await recipients.claimRecipient(trx, accountId, recipient.id, now)) {
         const conversation = await this.deliver(trx, campaign, sender, recipient, contactInboxId);
         await recipients.setRecipientConversation(trx, accountId, recipient.id, conversation.id);
       }
-      await sql`release savepoint campaign_recipient`.execute(trx);
-    } catch (err) {
-      await sql`rollback to savepoint campaign_recipient`.execute(trx);
-      await sql`release savepoint campaign_recipient`.execute(trx);
-      if (!(err instanceof HttpError)) throw err;
-      await recipients.markRecipientFailed(trx, accountId, recipient.id, describe(err), now);
-    }
+    });
+    if (sent.ok) return;
+    if (!(sent.error instanceof HttpError)) throw sent.error;
+    await recipients.markRecipientFailed(trx, accountId, recipient.id, describe(sent.error), now);
   }
 
   /** A new conversation of the contact in the campaign's inbox, opened by the rendered message. */
