@@ -125,7 +125,7 @@ const REQUESTS: Record<string, RequestAdjustment> = {
   },
   'POST /api/v1/accounts/{account_id}/conversations/{conversation_id}/assignments': {
     reason:
-      'an assignment names its assignee: Chatwoot reads assignee_id "" as "unassign", Ponte reads "" as not given (decisions.md 1) and refuses an assignment of nobody',
+      'an assignment names its assignee: Chatwoot reads assignee_id "" as "unassign", Ponte reads "" as not given (docs/spec/decisions.md §1) and refuses an assignment of nobody',
     fill: ['assignee_id'],
   },
   'POST /api/v1/accounts/{account_id}/conversations/filter': {
@@ -263,7 +263,10 @@ const DEVIATIONS: Record<string, Deviation[]> = {
     { at: '/', reason: 'the spec: 200 {data: [account user]} (the document shows a bare list)' },
   ],
   [`GET ${ACC}/webhooks`]: [
-    { at: '/', reason: 'decisions.md 1 (Chatwoot’s real answer): {payload: {webhooks: [...]}}, not a bare list' },
+    {
+      at: '/',
+      reason: 'docs/spec/decisions.md §1 (Chatwoot’s real answer): {payload: {webhooks: [...]}}, not a bare list',
+    },
   ],
   [`POST ${ACC}/contacts`]: [
     { at: '/payload', reason: 'Chatwoot renders payload as {contact, contact_inbox}, not a list' },

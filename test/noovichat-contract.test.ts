@@ -8,7 +8,7 @@ import { buildChatTestApp, type ChatTestApp } from './helpers/test-app.js';
 
 /**
  * NooviChat's own clients (its n8n node and its MCP server) call the pipeline, lead-scoring and
- * automation API the spec copies, with spellings of their own (decisions.md §1). Each request here
+ * automation API the spec copies, with spellings of their own (docs/spec/decisions.md §1). Each request here
  * is sent as they send it: their paths (aliases of the spec's routes), their field names, their
  * ISO dates without an offset, PUT for updates, POSTs without a body. Each alias also answers 404
  * for another account's ids, as the route it stands for does.
@@ -95,7 +95,7 @@ describe("NooviChat's n8n node", () => {
     });
     expect(created.status, created.text).toBe(200);
     expect(created.body.id).toBe(created.body.payload.webhook.id);
-    // Its duplicate check reads the list: Chatwoot's {payload: {webhooks}} (decisions.md §1), a known difference.
+    // Its duplicate check reads the list: Chatwoot's {payload: {webhooks}} (docs/spec/decisions.md §1), a known difference.
     const list = await api().get(`${account.path}/webhooks`);
     expect(list.body.payload.webhooks.map((w: { id: number }) => w.id)).toContain(created.body.id);
     const put = await api().put(`${account.path}/webhooks/${created.body.id}`, {

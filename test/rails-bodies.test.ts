@@ -6,7 +6,7 @@ import { client } from './helpers/http.js';
 import { buildChatTestApp, buildFinanceTestApp, type ChatTestApp, type FinanceTestApp } from './helpers/test-app.js';
 
 /**
- * The conversation service reads JSON bodies as Rails reads parameters (decisions.md 1, issue 10),
+ * The conversation service reads JSON bodies as Rails reads parameters (docs/spec/decisions.md §1, issue 10),
  * once, in the validation layer (core/http/body-shape.ts `compileRailsReader`): numeric text for
  * integers, "true"/"false" for booleans, one value for a list, "" in an optional field as not given.
  * What still does not fit is the same 422 as before. The finance service takes bodies as sent.

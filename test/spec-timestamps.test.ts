@@ -4,8 +4,8 @@ import { buildChatTestApp, type ChatTestApp } from './helpers/test-app.js';
 
 /**
  * The spec's convention: "Timestamps are ISO 8601 strings unless a field is stated to be UNIX
- * seconds". This walks the resource tables of the spec (test/fixtures/conversation-service.md, a
- * copy of ../shared/spec/conversation-service.md) and, for every timestamp field it finds there,
+ * seconds". This walks the resource tables of the spec (docs/spec/conversation-service.md, the
+ * repository's copy of the spec) and, for every timestamp field it finds there,
  * checks the type the OpenAPI document gives that field in the answers that show the resource:
  * a string for ISO 8601 (and for a date), an integer where the spec says UNIX seconds. A resource
  * with a timestamp that has no answer listed in SHOWN fails, so a new one cannot be missed.
@@ -19,7 +19,7 @@ interface SpecField {
   kind: Kind;
 }
 
-const SPEC = fs.readFileSync(new URL('./fixtures/conversation-service.md', import.meta.url), 'utf8');
+const SPEC = fs.readFileSync(new URL('../docs/spec/conversation-service.md', import.meta.url), 'utf8');
 
 /** The kind a field's words give it: UNIX seconds, a date, else the convention's ISO 8601. */
 function kindOf(words: string): Kind {

@@ -68,7 +68,7 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
     exposeMetrics: options.metrics !== undefined && options.config.metrics.port === null,
     // A browser opening the service lands in the dashboard (relative: it works behind a path prefix).
     browserHome: webRoot === false ? undefined : 'app/',
-    // Chatwoot's clients send ids as text, "" for empty fields, one value for a list (decisions.md 1).
+    // Chatwoot's clients send ids as text, "" for empty fields, one value for a list (docs/spec/decisions.md §1).
     railsBodies: true,
     // Rails `resources` routes answer PUT as PATCH; Chatwoot's and NooviChat's clients use both.
     putAliasesPatch: true,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chatDeclared } from './modules.js';
 
 // The events leave the service as their modules declare them (core/modules/module.ts): this is
-// the list a subscription may name (conversation-service.md, Events; decisions.md §7 and §10).
+// the list a subscription may name (conversation-service.md, Events; docs/spec/decisions.md §7 and §10).
 describe("the conversation service's declared events", () => {
   it("are the spec's webhook events, the pipeline's and SLA breaches, with NooviChat's alias", () => {
     expect(chatDeclared.webhookEvents).toEqual([

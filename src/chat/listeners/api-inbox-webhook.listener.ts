@@ -2,7 +2,7 @@ import { enqueueDelivery } from '../../core/webhooks/deliveries.js';
 import { chatListener } from '../events.js';
 import { API_INBOX_SUBSCRIBER, type InboxesService } from '../modules/inboxes/inboxes.service.js';
 
-/** The events an API inbox's webhook_url receives (decisions.md 1, as Chatwoot sends them). */
+/** The events an API inbox's webhook_url receives (docs/spec/decisions.md §1, as Chatwoot sends them). */
 export const API_INBOX_EVENTS = [
   'message_created',
   'message_updated',

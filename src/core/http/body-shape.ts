@@ -224,7 +224,7 @@ function objectReader(node: ReadNode, depth: number): RailsReader | undefined {
 
 /**
  * The query string's half of the Rails reading: `id=` (an empty value) in a parameter the schema
- * does not require is "not given", as `""` in a JSON body is (decisions.md §1): the parameter is
+ * does not require is "not given", as `""` in a JSON body is (docs/spec/decisions.md §1): the parameter is
  * removed before validation, so `GET .../reports?type=account&id=` is the account report, not a
  * 422 about `id` (and `page=` is the first page). Required parameters keep their empty value
  * (and their 422). Returns undefined

@@ -13,7 +13,7 @@ import { FileTooLargeError, sanitizeFileName, type FileStore, type SavedFile } f
 export { validateFields } from './multipart-fields.js';
 
 /**
- * multipart/form-data uploads (decisions.md 1 and 2: files under `file[]`, `file` or
+ * multipart/form-data uploads (docs/spec/decisions.md §1 and 2: files under `file[]`, `file` or
  * `attachments[]`, at most 15 files of 40 MB each; too large answers 413).
  *
  * How a route takes JSON *or* multipart (the messages route):

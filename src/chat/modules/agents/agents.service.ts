@@ -77,7 +77,7 @@ export class AgentsService {
 
   /**
    * Adds a user to the account, creating the user when the e-mail is new. A user who is already
-   * a member answers 409: the membership is a unique key (decisions.md §2 maps duplicates to 409).
+   * a member answers 409: the membership is a unique key (docs/spec/decisions.md §2 maps duplicates to 409).
    * A user created here is invited to choose a password in the same transaction; an existing user
    * (who may belong to another account) gets no e-mail (`invitation` null).
    */

@@ -21,7 +21,7 @@ export const ACTION_NAMES = [
   'mute_conversation',
   'change_status',
   'change_priority',
-  // The SLA module (decisions.md §10): applies the policy {sla_policy_id}.
+  // The SLA module (docs/spec/decisions.md §10): applies the policy {sla_policy_id}.
   'add_sla',
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];

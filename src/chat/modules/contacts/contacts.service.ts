@@ -27,7 +27,7 @@ import type {
 
 const normalizeEmail = (e: string | null | undefined) => (e ? e.trim().toLowerCase() : e);
 
-/** Contact lists are 15 per page (decisions.md 1). */
+/** Contact lists are 15 per page (docs/spec/decisions.md §1). */
 export const CONTACTS_PER_PAGE = 15;
 
 /** A page of contacts with the contact inboxes of the page (one query). */

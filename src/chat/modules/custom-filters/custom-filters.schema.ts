@@ -36,7 +36,7 @@ export type SavedQuery = Static<typeof Query>;
 
 /**
  * The type of a filter comes from `filter_type`, else `type` (Chatwoot's API document and its n8n
- * node name it so), else the query string's `filter_type`, else `conversation` (decisions.md §10).
+ * node name it so), else the query string's `filter_type`, else `conversation` (docs/spec/decisions.md §10).
  */
 export const CustomFilterBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255 }),

@@ -16,7 +16,7 @@ declare module 'fastify' {
 }
 
 /**
- * The help center's management API answers at two path families (decisions.md §10): Chatwoot's
+ * The help center's management API answers at two path families (docs/spec/decisions.md §10): Chatwoot's
  * `{A}/portals...` under an account, and the spec's `/api/v1/portals...`, where the account is the
  * `account_id` query parameter or the user's only account. Every route is registered once per
  * family, with the same schemas and handler.

@@ -19,7 +19,7 @@ const DAY = 86_400_000;
 const MAX_PERIODS = 400;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const labelOf = (category: string) => BANDS.find((b) => b.category === category)?.label ?? category;
-/** The range of trends and category_changes without one (decisions.md §8). */
+/** The range of trends and category_changes without one (docs/spec/decisions.md §8). */
 export const DEFAULT_REPORT_DAYS = 30;
 
 /** since/until (or from/to) as [from, to) in ms; a missing end: the last 30 days up to now. */
@@ -45,7 +45,7 @@ const periodLabel = (start: number, granularity: string) =>
   new Date(start).toISOString().slice(0, granularity === 'month' ? 7 : 10);
 
 /**
- * Lead score reports (decisions.md §8) over the open live cards and the change logs, by indexed
+ * Lead score reports (docs/spec/decisions.md §8) over the open live cards and the change logs, by indexed
  * queries (see the repository): never every card in memory.
  */
 export class LeadScoreReportsService {

@@ -7,7 +7,7 @@ import type { RuleCreateBody, RuleUpdateBody } from './lead-score-rules.schema.j
 import type { LeadScoreRule, LeadScoreRulesTable } from './lead-scoring.tables.js';
 import { t } from '../../../core/i18n/catalogue.js';
 
-/** The default rule set of decisions.md §8, each with a key so `create_defaults` is idempotent. */
+/** The default rule set of docs/spec/decisions.md §8, each with a key so `create_defaults` is idempotent. */
 interface DefaultRule {
   default_key: string;
   name: string;

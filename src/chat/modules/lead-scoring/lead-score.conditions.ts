@@ -28,7 +28,7 @@ export type Operator = (typeof OPERATORS)[number];
 
 /**
  * The attributes a condition may name: the card's (present on every event) and those the events
- * carry (decisions.md §8). A key outside this list is a 422, so a typo never makes a silent rule.
+ * carry (docs/spec/decisions.md §8). A key outside this list is a 422, so a typo never makes a silent rule.
  */
 export const CONDITION_KEYS = [
   // the card

@@ -69,7 +69,7 @@ function matches(rule: LeadScoreRule, type: string, subtype: string | null, attr
 }
 
 /**
- * The scoring engine (decisions.md §8). Each event that reaches a card is stored with its
+ * The scoring engine (docs/spec/decisions.md §8). Each event that reaches a card is stored with its
  * attributes (the card's included), once per (source event, card); the enabled rules that match
  * apply in ascending priority (ties by id), a rule within its cooldown of its last application on
  * that card (by event time) is skipped; each application is a row, and writes one log row. The

@@ -50,7 +50,7 @@ function conversationAttributes(c: ConversationFacts | undefined) {
 }
 
 /**
- * Maps one chat event to the lead events it is (decisions.md §8): none, one, or several (an agent's
+ * Maps one chat event to the lead events it is (docs/spec/decisions.md §8): none, one, or several (an agent's
  * first reply is `message_sent`, `agent_replied` and `first_response`). Card events reach their
  * card; conversation and message events reach the open cards linked to the conversation and the
  * contact's open cards; contact events the contact's open cards.

@@ -1,7 +1,7 @@
 import { toIso } from '../../../core/time.js';
 import type { LeadScoreBulkJob, LeadScoreLog } from './lead-scoring.tables.js';
 
-/** A log row as the API shows it (decisions.md §8). */
+/** A log row as the API shows it (docs/spec/decisions.md §8). */
 export function presentLog(log: LeadScoreLog) {
   return {
     id: log.id,

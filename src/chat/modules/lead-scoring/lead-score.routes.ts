@@ -27,7 +27,7 @@ const admin = { adminOnly: true };
 /**
  * Logs, custom events and reports. Every member reads logs, records custom events and sees the
  * board's distribution (`{A}/pipeline/lead_scores/distribution`); the reports under
- * `{A}/lead_score/reports` and bulk recalculation are for administrators (decisions.md §3).
+ * `{A}/lead_score/reports` and bulk recalculation are for administrators (docs/spec/decisions.md §3).
  */
 export const leadScoreRoutes: ChatRoutes = async (app, { services }) => {
   const scoring = services.leadScoring;

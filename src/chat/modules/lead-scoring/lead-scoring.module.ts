@@ -26,7 +26,7 @@ declare module '../../db/schema.js' {
 }
 
 /**
- * Lead scoring (issue 12, decisions.md §8): a 0-100 score per card from event rules and the
+ * Lead scoring (issue 12, docs/spec/decisions.md §8): a 0-100 score per card from event rules and the
  * qualification checklist, with manual override, logs, reports and recalculation. Its listener
  * turns conversation, message, contact and card events into scored events; its scorer plugs into
  * the pipeline (`pipelineCardScoring.useScorer`), so the checklist, override and

@@ -4,7 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { IdParam, JsonObject, Nullable } from '../../../core/http/schemas.js';
 import type { MessageTypeCode } from '../../db/schema.js';
 
-/** `message_type` is a string in requests and an integer in responses (decisions.md §1). */
+/** `message_type` is a string in requests and an integer in responses (docs/spec/decisions.md §1). */
 export const MESSAGE_TYPE_CODES = { incoming: 0, outgoing: 1, activity: 2, template: 3 } as const satisfies Record<
   string,
   MessageTypeCode

@@ -5,7 +5,7 @@ import type { CardView } from '../pipelines/pipeline-cards.views.js';
 import { fromMinorUnits } from '../pipelines/pipeline-cards.money.js';
 import type { TemplateValues } from './automation.template.js';
 
-/** The keys conditions may name on a card (decisions.md §9: the lead-score format over the card). */
+/** The keys conditions may name on a card (docs/spec/decisions.md §9: the lead-score format over the card). */
 export const CARD_CONDITION_KEYS = [
   'pipeline_id',
   'stage_id',

@@ -1,5 +1,5 @@
 /**
- * Substitution in automation texts (decisions.md §9): `{{card.title}}`, `{{contact.name}}`,
+ * Substitution in automation texts (docs/spec/decisions.md §9): `{{card.title}}`, `{{contact.name}}`,
  * `{{stage.name}}` and `{{owner.name}}`, looked up in a fixed table (as campaigns.template.ts does).
  * Nothing is evaluated and no property is read by name; the validator refuses any other `{{...}}`,
  * so a stored template only ever names these four.

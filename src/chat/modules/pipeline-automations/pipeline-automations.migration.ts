@@ -4,7 +4,7 @@ import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
 
 /**
- * Pipeline automations (decisions.md §9): the automations, their runs and their audit log. Each
+ * Pipeline automations (docs/spec/decisions.md §9): the automations, their runs and their audit log. Each
  * table has its own `account_id` and its indexes lead with it. Runs go with their automation; the
  * audit log stays after it is deleted (no key on the automation).
  */

@@ -22,7 +22,7 @@ declare module '../../db/schema.js' {
 }
 
 /**
- * Pipeline automations (issue 13, decisions.md §9): triggers on card events, a scheduled
+ * Pipeline automations (issue 13, docs/spec/decisions.md §9): triggers on card events, a scheduled
  * time_in_stage check and manual runs; conditions in the lead-score format over the card; actions
  * from a registry, applied through the pipeline services as the automation.
  */

@@ -18,7 +18,7 @@ export function presentValidation(result: ValidationResult, language: Language) 
 }
 
 /**
- * An automation as the API shows it (decisions.md §9); `withSecret` adds the secret that signs its
+ * An automation as the API shows it (docs/spec/decisions.md §9); `withSecret` adds the secret that signs its
  * `send_webhook` deliveries (only in the response that created it).
  */
 export function presentAutomation(a: PipelineAutomation, options: { withSecret?: boolean } = {}) {

@@ -37,7 +37,7 @@ const data = <T extends Parameters<typeof Type.Object>[0][string]>(schema: T) =>
 const admin = { adminOnly: true, bodyKey: 'pipeline_automation' };
 
 /**
- * `{A}/pipeline/automations` (decisions.md §9): every member reads automations, their history and
+ * `{A}/pipeline/automations` (docs/spec/decisions.md §9): every member reads automations, their history and
  * the dashboard; administrators create, change, delete, duplicate, validate, dry-run and execute.
  */
 export const pipelineAutomationsRoutes: ChatRoutes = async (app, { services }) => {

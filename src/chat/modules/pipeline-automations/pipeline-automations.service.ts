@@ -70,7 +70,7 @@ function configOf(automation: PipelineAutomation | null, body: AutomationUpdateB
 const storedActions = (actions: Record<string, unknown>[]) => JSON.stringify(actions.map((a) => ({ ...a })));
 
 /**
- * Pipeline automations (decisions.md §9): administrators write, every member reads. Create and
+ * Pipeline automations (docs/spec/decisions.md §9): administrators write, every member reads. Create and
  * update refuse an invalid configuration with 422 and the validator's full list; every write is
  * audited in its transaction. `execute` runs one automation now on one card, `dry_run` tells what
  * it would do there without writing anything.

@@ -1,7 +1,7 @@
 import type { Generated, Selectable } from 'kysely';
 import type { AutomationRun } from '../../db/schema.js';
 
-/** The triggers of decisions.md §9. */
+/** The triggers of docs/spec/decisions.md §9. */
 export const TRIGGERS = [
   'card_created',
   'stage_change',

@@ -77,7 +77,7 @@ function checkConditions(conditions: Record<string, unknown>, errors: Problem[])
 }
 
 /**
- * Validates a configuration (decisions.md §9): the trigger and its settings, the conditions, and
+ * Validates a configuration (docs/spec/decisions.md §9): the trigger and its settings, the conditions, and
  * each action's parameters (unknown stages, owners, bad templates). Lists every problem; never
  * throws for one. Warnings point at what works but is probably not meant.
  */

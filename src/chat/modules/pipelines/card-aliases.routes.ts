@@ -22,7 +22,7 @@ const PipelineParams = Type.Object({ accountId: IdParam, pipeline_id: IdParam })
 const AccountParams = Type.Object({ accountId: IdParam });
 
 /**
- * The paths NooviChat's MCP server calls, as aliases of the spec's routes (decisions.md §1): the
+ * The paths NooviChat's MCP server calls, as aliases of the spec's routes (docs/spec/decisions.md §1): the
  * same services, the same answers. `DELETE {A}/pipeline/cards/{id}` is the spec's discard with
  * the client's reason kept as `deleted_reason`.
  */

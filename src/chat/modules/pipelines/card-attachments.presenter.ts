@@ -2,7 +2,7 @@ import { toIso } from '../../../core/time.js';
 import { attachmentUrl } from '../messages/attachments.presenter.js';
 import type { CardAttachment } from './pipelines.tables.js';
 
-/** A card attachment (decisions.md §7); `data_url` is served like a message attachment's. */
+/** A card attachment (docs/spec/decisions.md §7); `data_url` is served like a message attachment's. */
 export function presentCardAttachment(row: CardAttachment, publicUrl: string, uploaders: Map<number, string>) {
   const name = row.uploaded_by === null ? undefined : uploaders.get(row.uploaded_by);
   return {

@@ -7,7 +7,7 @@ import * as repo from './pipeline-cards.repository.js';
 import type { CardView } from './pipeline-cards.views.js';
 
 /**
- * Deleting cards (decisions.md §7): DELETE discards a card (hidden from lists and the board, every
+ * Deleting cards (docs/spec/decisions.md §7): DELETE discards a card (hidden from lists and the board, every
  * card route answers 404 for it), `restore` brings it back at the end of its stage, and
  * `permanently_delete` removes it with its timeline, attachment rows and files.
  */

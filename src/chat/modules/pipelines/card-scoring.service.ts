@@ -23,7 +23,7 @@ export interface LeadScorer {
 
 const clamp = (n: number) => Math.min(100, Math.max(0, Math.round(n)));
 
-/** Score = the points of the checked checklist items, clamped to 0..100 (decisions.md §8 without rules). */
+/** Score = the points of the checked checklist items, clamped to 0..100 (docs/spec/decisions.md §8 without rules). */
 export const checklistScorer: LeadScorer = {
   async score(_q, card) {
     return clamp(checkedPoints(parseJsonObject(card.qualification_checklist)));

@@ -2,7 +2,7 @@ import { parseJsonObject, toIso } from '../../../core/time.js';
 import type { TimelineEntry } from './pipelines.tables.js';
 
 /**
- * A timeline entry: `{id, type, data, performed_by, created_at}` (decisions.md §7). The entry's
+ * A timeline entry: `{id, type, data, performed_by, created_at}` (docs/spec/decisions.md §7). The entry's
  * facts are also repeated at the top level (`from_stage`, `to_stage`, `content`...), which is the
  * spec's own spelling of a stage_change or note_added entry.
  */

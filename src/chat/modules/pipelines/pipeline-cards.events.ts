@@ -4,7 +4,7 @@ import type { CardView } from './pipeline-cards.views.js';
 import type { CardStatus } from './pipelines.tables.js';
 
 /**
- * What pipeline card events carry (decisions.md §7). `refs` are the ids and the few facts lead
+ * What pipeline card events carry (docs/spec/decisions.md §7). `refs` are the ids and the few facts lead
  * scoring and pipeline automations filter on before refetching; `snapshot` is the webhook body: the
  * card as the API shows it, with `event`, the account, and for updates `changed_attributes`.
  */

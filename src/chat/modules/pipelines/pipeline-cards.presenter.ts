@@ -2,7 +2,7 @@ import { parseJsonObject, toIso } from '../../../core/time.js';
 import { fromMinorUnits } from './pipeline-cards.money.js';
 import type { CardView } from './pipeline-cards.views.js';
 
-/** Lead score bands (decisions.md §8): 0-25 Frio, 26-50 Morno, 51-75 Quente, 76-100 Muito Quente. */
+/** Lead score bands (docs/spec/decisions.md §8): 0-25 Frio, 26-50 Morno, 51-75 Quente, 76-100 Muito Quente. */
 export function scoreCategory(score: number): { category: string; label: string } {
   if (score <= 25) return { category: 'frio', label: 'Frio' };
   if (score <= 50) return { category: 'morno', label: 'Morno' };

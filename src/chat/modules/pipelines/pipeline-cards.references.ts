@@ -17,7 +17,7 @@ export interface CardReferenceServices {
 }
 
 /**
- * Checks the records a card body names, in the account (decisions.md §7 and 0003): a contact, an
+ * Checks the records a card body names, in the account (docs/spec/decisions.md §7 and 0003): a contact, an
  * owner (an agent or administrator of the account) and a conversation (by its number, visible to
  * the caller) that are not there answer 404, exactly like an unknown id in a path.
  */

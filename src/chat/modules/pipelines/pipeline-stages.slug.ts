@@ -1,5 +1,5 @@
 /**
- * Stage ids (decisions.md §7): `{pipeline_id}_{slug}`, where the slug is the stage name lower-cased,
+ * Stage ids (docs/spec/decisions.md §7): `{pipeline_id}_{slug}`, where the slug is the stage name lower-cased,
  * accents removed, every run of other characters turned into `_`, and trimmed of `_`; a second
  * stage with the same slug in the pipeline gets `_2`, a third `_3`, and so on.
  */

@@ -54,7 +54,7 @@ declare module '../../events.js' {
 }
 
 /**
- * The sales pipeline (issue 11, decisions.md §7): pipelines and stages, cards (deals) with value,
+ * The sales pipeline (issue 11, docs/spec/decisions.md §7): pipelines and stages, cards (deals) with value,
  * owner, contact and deal status, their timeline, attachments and qualification checklist. Events
  * `pipeline_card_*` go through the outbox to webhooks, /cable, lead scoring and pipeline automations.
  */
@@ -76,7 +76,7 @@ export const pipelinesModule: ChatModule = {
     '0151_timeline_facts': migration0151TimelineFacts,
     '0152_pipeline_owner_counts': migration0152OwnerCounts,
   },
-  // The sales pipeline's events (decisions.md §7): a superset of the spec's list. NooviChat calls a
+  // The sales pipeline's events (docs/spec/decisions.md §7): a superset of the spec's list. NooviChat calls a
   // card's move pipeline_card_stage_changed: its subscribers get pipeline_card_moved under that name.
   events: {
     webhooks: CARD_EVENTS,

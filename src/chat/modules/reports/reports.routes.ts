@@ -23,7 +23,7 @@ const tags = ['reports'];
 const security = [{ userApiKey: [] }];
 const errors = { 401: ChatErrorBody, 403: ChatErrorBody, 404: ChatErrorBody, 422: ChatErrorBody };
 const AccountParams = Type.Object({ accountId: IdParam });
-/** Reports are for administrators (decisions.md §10). */
+/** Reports are for administrators (docs/spec/decisions.md §10). */
 const config = { adminOnly: true };
 
 export const reportsRoutes: ChatRoutes = async (app, { services }) => {

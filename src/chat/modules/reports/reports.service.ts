@@ -69,7 +69,7 @@ export interface ReportsServices {
 }
 
 /**
- * Reports (decisions.md §10): reporting events recorded by the listener as things happen, read
+ * Reports (docs/spec/decisions.md §10): reporting events recorded by the listener as things happen, read
  * back with grouped, indexed queries on reporting_events; messages are never scanned. The live
  * queue (reports/conversations, channel summary) counts the conversations table as it is now.
  */

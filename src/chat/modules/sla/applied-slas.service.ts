@@ -75,7 +75,7 @@ const systemContext = (accountId: number): AccountContext => ({
 });
 
 /**
- * SLA policies applied to conversations, and their deadlines (decisions.md §10): first response
+ * SLA policies applied to conversations, and their deadlines (docs/spec/decisions.md §10): first response
  * and resolution from the conversation's creation, next response from the customer's oldest
  * unanswered message, each in working time when the policy counts only business hours. A deadline
  * that passes records one breach (sla_events, unique per deadline), found either by the

@@ -49,7 +49,7 @@ export const SLA_SWEEP_EVERY_MS = 30_000;
 export const slaModule: ChatModule = {
   name: 'sla',
   migrations: { '0141_sla': migration0141Sla, '0142_inbox_working_hours': migration0142InboxWorkingHours },
-  // SLA breaches (decisions.md §10, Enterprise plan).
+  // SLA breaches (docs/spec/decisions.md §10, Enterprise plan).
   events: { webhooks: ['sla_missed'], realtime: ['sla_missed'] },
   services: (deps, built) => {
     const appliedSlas = new AppliedSlasService(deps, { accounts: built.accounts, inboxes: built.inboxes });

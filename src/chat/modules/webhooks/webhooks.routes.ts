@@ -18,7 +18,7 @@ const errors = { 401: ChatErrorBody, 403: ChatErrorBody, 404: ChatErrorBody, 422
 const AccountParams = Type.Object({ accountId: IdParam });
 const WebhookParams = Type.Object({ accountId: IdParam, id: IdParam });
 const One = Type.Object({ payload: Type.Object({ webhook: WebhookSchema }) });
-/** Chatwoot's answer with the new webhook's id beside it (additive: decisions.md §1). */
+/** Chatwoot's answer with the new webhook's id beside it (additive: docs/spec/decisions.md §1). */
 const Created = Type.Object({ id: Type.Integer(), payload: Type.Object({ webhook: WebhookSchema }) });
 const admin = { adminOnly: true, bodyKey: 'webhook' };
 const DELIVERIES_PAGE = 25;
