@@ -54,6 +54,17 @@ export default tseslint.config(
       ],
     },
   },
+  // Rules that need the types (typescript-eslint's type-checked rules), on the server's sources.
+  {
+    files: ['src/**/*.ts', 'bench/**/*.ts', 'scripts/api-types.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
   restrict(
     ['src/core/**/*.ts'],
     [{ group: ['**/chat/**', '**/finance/**'], message: 'core knows no domain: it imports neither chat nor finance.' }],

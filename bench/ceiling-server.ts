@@ -52,9 +52,8 @@ app.post<{ Body: { content?: string } }>('/insert', async (req) => {
 app.get('/page', async () => ({ payload: page.all(1 + Math.floor(Math.random() * ACCOUNTS)) }));
 
 const port = Number(process.env.PORT ?? 0);
-app.listen({ port, host: '127.0.0.1' }).then((address) => {
-  process.stdout.write(`LISTENING ${address}\n`);
-});
+const address = await app.listen({ port, host: '127.0.0.1' });
+process.stdout.write(`LISTENING ${address}\n`);
 process.on(
   'SIGTERM',
   () =>

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { api, measure, type Result } from './harness.js';
+import type { ChatDatabase } from '../src/chat/db/schema.js';
 
 /**
  * The card list of the sales pipeline at 1,000 and at 100,000 cards: a pipeline of five stages is
@@ -27,9 +28,7 @@ export async function measurePipelineCards(
   );
   const pipeline = (await api(base, token, 'POST', `${A}/pipelines`, { name: 'Bench pipeline', stages })).data;
   const stageRows = new Map<string, number>();
-  const database = await openDatabase<import('../src/chat/db/schema.js').ChatDatabase>(
-    `sqlite://${path.join(dataDir, 'chat.sqlite')}`,
-  );
+  const database = await openDatabase<ChatDatabase>(`sqlite://${path.join(dataDir, 'chat.sqlite')}`);
   for (const row of await database.db
     .selectFrom('pipeline_stages')
     .select(['id', 'key'])
@@ -130,9 +129,7 @@ export async function measureLeadScoring(base: string, platformToken: string, da
   await api(base, token, 'POST', `${A}/lead_score_rules/create_defaults`);
   const stages = { a: { name: 'Lead' }, b: { name: 'Proposal' } };
   const pipeline = (await api(base, token, 'POST', `${A}/pipelines`, { name: 'Scoring pipeline', stages })).data;
-  const database = await openDatabase<import('../src/chat/db/schema.js').ChatDatabase>(
-    `sqlite://${path.join(dataDir, 'chat.sqlite')}`,
-  );
+  const database = await openDatabase<ChatDatabase>(`sqlite://${path.join(dataDir, 'chat.sqlite')}`);
   try {
     const stage = await database.db
       .selectFrom('pipeline_stages')

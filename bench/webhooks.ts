@@ -5,6 +5,7 @@ import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { api, inBatches } from './harness.js';
+import type { AddressInfo } from 'node:net';
 
 const WEBHOOK_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000);
 const WEBHOOK_PACED = Number(process.env.BENCH_WEBHOOK_PACED ?? 200);
@@ -63,7 +64,7 @@ export async function measureWebhooks(base: string, token: string, A: string, di
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const port = (receiver.address() as import('node:net').AddressInfo).port;
+  const port = (receiver.address() as AddressInfo).port;
   const phase = async (name: string, count: number, concurrency: number, pauseMs: number, backlog = false) => {
     await waitForOutboxDrained(dataDir);
     arrivals = [];

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Transaction, Generated } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../../test/helpers/test-app.js';
@@ -10,7 +10,7 @@ import { eventRecorder } from './outbox.js';
 /** A catalogue of one event, and a table where listeners leave their effects. */
 type Events = { ping: { refs: { n: number }; snapshot: { text: string } } };
 interface DB extends EventsDatabase {
-  effects: { id: import('kysely').Generated<number>; event_id: number; listener: string };
+  effects: { id: Generated<number>; event_id: number; listener: string };
 }
 
 const logger = pino({ level: 'silent' });

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Transaction, Generated } from 'kysely';
 import { inSavepoint } from '../db/savepoint.js';
 import { PollLoop } from '../background/poll-loop.js';
 import type { DialectName } from '../db/database.js';
@@ -46,7 +46,7 @@ export function listenerOf<DB, M extends EventMap<M>>() {
 }
 
 export interface OutboxRetriesTable {
-  id: import('kysely').Generated<number>;
+  id: Generated<number>;
   event_id: number;
   listener: string;
   status: 'pending' | 'running' | 'succeeded' | 'failed';

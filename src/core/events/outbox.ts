@@ -1,8 +1,8 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Transaction, Generated } from 'kysely';
 
 /** The outbox table every service database carries (see outbox.migration.ts). */
 export interface OutboxTable {
-  id: import('kysely').Generated<number>;
+  id: Generated<number>;
   account_id: number | null;
   name: string;
   /** JSON text: the snapshot webhooks send, as it was at the time of the change. */

@@ -1,10 +1,10 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Generated } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import { withId } from '../db/schema-helpers.js';
 
 /** The durable job table every service database carries (see jobs.ts). */
 export interface JobsTable {
-  id: import('kysely').Generated<number>;
+  id: Generated<number>;
   /** The handler that runs it (`<module>.<job>`). */
   name: string;
   /** JSON text handed to the handler. */

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import type * as Argon2 from '@node-rs/argon2';
 
 // OWASP's argon2id recommendation: m=19 MiB, t=2, p=1.
 const OPTIONS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 // The native module is loaded with the first password: most requests use tokens, and a process
 // that never signs anyone in does not map it.
-let argon2: Promise<typeof import('@node-rs/argon2')> | undefined;
+let argon2: Promise<typeof Argon2> | undefined;
 const loadArgon2 = () => (argon2 ??= import('@node-rs/argon2'));
 
 export async function hashPassword(password: string): Promise<string> {

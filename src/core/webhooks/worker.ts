@@ -11,7 +11,7 @@ import {
   type DeliveriesDatabase,
   type Delivery,
 } from './deliveries.js';
-import { DestinationGuard, DestinationRefused } from './destination-guard.js';
+import { type DestinationGuard, DestinationRefused } from './destination-guard.js';
 import { signatureHeaders } from './signer.js';
 
 export interface DeliveryWorkerOptions<DB extends DeliveriesDatabase> {

@@ -5,13 +5,14 @@ import { chatErrorBody, logRefusal, mapError, requestLanguage } from '../../../c
 import { ChatErrorBody, PageQuery } from '../../../core/http/schemas.js';
 import type { ChatRoutes } from '../../module.types.js';
 import { Locale } from './portals.schema.js';
+import type * as ReaderPages from './readers.html.js';
 import type { Page } from './readers.html.js';
 import { PublicArticleListSchema, presentPublicArticle } from './readers.presenter.js';
 import type { PortalFrame, ReadersService } from './readers.service.js';
 
 // The pages (and the Markdown renderer and sanitiser behind them) are loaded with the first page a
 // reader asks for: most starts of the service serve none.
-let pagesModule: Promise<typeof import('./readers.html.js')> | undefined;
+let pagesModule: Promise<typeof ReaderPages> | undefined;
 const pages = () => (pagesModule ??= import('./readers.html.js'));
 
 /*
