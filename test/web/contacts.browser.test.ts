@@ -206,7 +206,7 @@ describe.skipIf(!BROWSER_TESTS)('contacts', () => {
     await screenshotsAtBothWidths(page, 'contacts-list-pt-BR');
     await page.goto(`${base}/app/accounts/${people.acme.id}/contacts/${ws.carla.contactId}`);
     await page.getByRole('heading', { name: 'Carla Mendes', level: 1 }).waitFor();
-    await page.getByText('Negócios').waitFor();
+    await page.getByRole('main').getByText('Negócios').waitFor();
     await expectAccessible(page);
     await screenshotsAtBothWidths(page, 'contact-page-pt-BR');
     await context.close();

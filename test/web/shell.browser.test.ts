@@ -36,7 +36,13 @@ describe.skipIf(!BROWSER_TESTS)('the signed-in shell', () => {
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
     // Only areas that exist: profile settings, and the API documentation.
     const links = (await nav.getByRole('link').allTextContents()).map((text) => text.replace(/\s+/g, ' ').trim());
-    expect(links).toEqual(['Conversations', 'Contacts', 'Profile settings', 'API documentation (opens in a new tab)']);
+    expect(links).toEqual([
+      'Conversations',
+      'Contacts',
+      'Deals',
+      'Profile settings',
+      'API documentation (opens in a new tab)',
+    ]);
     expect(await page.title()).toBe('Conversations · Ponte');
     await nav.getByRole('link', { name: 'Profile settings' }).click();
     await expect

@@ -68,6 +68,11 @@ export type ContactPage = Json<Of<'/contacts'>, 'get', 200>;
 export type Contact = ContactPage['payload'][number];
 export type AttributeDefinition = Json<Of<'/custom_attribute_definitions'>, 'get', 200>['data'][number];
 export type DealPage = Json<Of<'/pipeline_cards'>, 'get', 200>;
+export type Deal = DealPage['data'][number];
+export type DealDetail = Json<Of<'/pipeline_cards/{id}'>, 'get', 200>['data'];
+export type DealEntry = DealDetail['timeline'][number];
+export type Pipeline = Json<Of<'/pipelines'>, 'get', 200>['data'][number];
+export type Stage = Pipeline['stages'][number];
 
 export type Outcome<T> = { ok: true; data: T; response: Response } | { ok: false; error: ApiError };
 

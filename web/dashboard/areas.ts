@@ -1,4 +1,4 @@
-import { ContactRound, MessagesSquare, UserRoundCog } from 'lucide-vue-next';
+import { ContactRound, KanbanSquare, MessagesSquare, UserRoundCog } from 'lucide-vue-next';
 import type { Component } from 'vue';
 import type { RouteRecordRaw } from 'vue-router';
 import type { MessageKey } from './i18n/keys.js';
@@ -66,6 +66,21 @@ export const AREAS: readonly Area[] = [
         name: 'contact',
         component: () => import('./views/contacts/ContactView.vue'),
         meta: { title: 'contacts.pageTitle' },
+      },
+    ],
+  },
+  {
+    name: 'pipeline',
+    label: 'shell.pipeline',
+    icon: KanbanSquare,
+    covers: ['pipeline'],
+    routes: [
+      {
+        // The deal board, with the pipeline shown (?pipeline=) and the deal open beside it (?deal=).
+        path: 'pipeline',
+        name: 'pipeline',
+        component: () => import('./views/board/BoardView.vue'),
+        meta: { title: 'board.title' },
       },
     ],
   },

@@ -1,0 +1,211 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSER_TESTS, connectBrowser } from '../helpers/browser.js';
+import { client } from '../helpers/http.js';
+import { newCard, newPipeline, type TestPipeline } from '../helpers/pipelines.js';
+import type { ChatTestApp } from '../helpers/test-app.js';
+import {
+  expectAccessible,
+  openPage,
+  screenshotsAtBothWidths,
+  seedPeople,
+  signIn,
+  startDashboard,
+  type Seeded,
+} from './dashboard.js';
+import { seedWorkspace, type Workspace } from './workspace.js';
+
+// The deal board (issue 30) as an agent uses it: each column with the server's count and total,
+// a drag to another stage, a stale move rolled back, "Move to..." from the keyboard, and won /
+// lost / reopen in the deal's history. Seeded through the API; checked against it.
+let t: ChatTestApp;
+let base: string;
+let browser: Browser;
+let people: Seeded;
+let ws: Workspace;
+let pipeline: TestPipeline;
+const cards: Record<string, number> = {};
+
+beforeAll(async () => {
+  ({ t, base } = await startDashboard());
+  people = await seedPeople(t);
+  ws = await seedWorkspace(t, people);
+  pipeline = await newPipeline(t, ws.acme, ['Lead', 'Proposal', 'Negotiation'], 'Sales');
+  const soon = new Date(Date.now() + 2 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+  const seeds: [string, number, Record<string, unknown>][] = [
+    ['Alpha furniture', 0, { value: 1234.56, contact_id: ws.carla.contactId, owner_id: people.rui.id }],
+    ['Beta office', 0, { value: 800, expected_close_date: soon }],
+    ['Gamma store', 0, { value: 99.9 }],
+    ['Delta chairs', 1, { value: 5000, contact_id: ws.diego.contactId }],
+    ['Epsilon desks', 1, { value: 250.5 }],
+  ];
+  for (const [title, stage, fields] of seeds) {
+    const card = await newCard(t, ws.acme, pipeline, {
+      title,
+      pipeline_stage: pipeline.stages[stage]!.id,
+      currency: 'BRL',
+      ...fields,
+    });
+    cards[title] = card.id;
+  }
+  browser = await connectBrowser();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+const api = () => client(t.app, people.paula.token);
+const boardUrl = () => `${base}/app/accounts/${people.acme.id}/pipeline`;
+const column = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
+const card = (page: Page, stage: string, title: string) => column(page, stage).getByRole('article', { name: title });
+const brl = (value: number, locale = 'en') =>
+  new Intl.NumberFormat(locale, { style: 'currency', currency: 'BRL' }).format(value);
+const stagesNow = async () =>
+  ((await api().get(`${ws.acme.path}/pipelines/${pipeline.id}`)).body.data as TestPipeline).stages;
+const cardNow = async (title: string) => (await api().get(`${ws.acme.path}/pipeline_cards/${cards[title]}`)).body.data;
+
+/** Every column says the count and total the API gives for its stage. */
+async function expectColumnsMatchApi(page: Page, locale = 'en') {
+  for (const stage of await stagesNow()) {
+    const header = column(page, stage.name).locator('header');
+    const count = stage.cards_count === 1 ? '1 deal' : `${stage.cards_count} deals`;
+    const words = locale === 'en' ? count : count.replace('deals', 'negócios').replace('deal', 'negócio');
+    await expect.poll(() => header.textContent()).toContain(words);
+    await expect.poll(() => header.textContent()).toContain(brl(stage.total_value, locale));
+  }
+}
+
+async function openBoard(locale: 'en' | 'pt-BR' = 'en') {
+  const watched = await openPage(browser, { locale: locale === 'en' ? 'en-US' : 'pt-BR' });
+  await signIn(watched.page, base, people.rui.email, undefined, locale);
+  await watched.page.goto(boardUrl());
+  await card(watched.page, 'Lead', 'Alpha furniture').waitFor();
+  return watched;
+}
+
+describe.skipIf(!BROWSER_TESTS)('the deal board', () => {
+  it("shows each stage with the API's count and total, and the deals' details", async () => {
+    const { context, page, problems } = await openBoard();
+    await page.getByRole('heading', { name: 'Deals', level: 1 }).waitFor();
+    await expectColumnsMatchApi(page);
+    const alpha = card(page, 'Lead', 'Alpha furniture');
+    await alpha.getByText('Carla Mendes').waitFor();
+    await alpha.getByText('Rui Agent').waitFor();
+    await alpha.getByText(brl(1234.56)).waitFor();
+    await alpha.getByText('Cold').waitFor();
+    await card(page, 'Lead', 'Beta office')
+      .getByText(/Closes /)
+      .waitFor();
+    await expectAccessible(page);
+    await screenshotsAtBothWidths(page, 'board');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('formats the totals in Brazilian Portuguese', async () => {
+    const { context, page } = await openBoard('pt-BR');
+    await page.getByRole('heading', { name: 'Negócios', level: 1 }).waitFor();
+    await column(page, 'Lead')
+      .getByText(/R\$\s1\.234,56/)
+      .waitFor();
+    await expectColumnsMatchApi(page, 'pt-BR');
+    await screenshotsAtBothWidths(page, 'board-pt-BR');
+    await context.close();
+  });
+
+  it('moves a dragged deal to another stage with one request, as the API then shows', async () => {
+    const { context, page, problems } = await openBoard();
+    await card(page, 'Lead', 'Gamma store').dragTo(column(page, 'Proposal'));
+    await card(page, 'Proposal', 'Gamma store').waitFor();
+    await expect.poll(() => card(page, 'Lead', 'Gamma store').count()).toBe(0);
+    await expect.poll(async () => (await cardNow('Gamma store')).stage.name).toBe('Proposal');
+    const timeline = (await cardNow('Gamma store')).timeline as { type: string; data: any }[];
+    expect(timeline[0]).toMatchObject({
+      type: 'stage_change',
+      data: { from_stage: { name: 'Lead' }, to_stage: { name: 'Proposal' } },
+    });
+    await expectColumnsMatchApi(page);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('puts a deal back and says so when someone moved it meanwhile', async () => {
+    const { context, page, problems } = await openBoard();
+    const beta = await cardNow('Beta office');
+    const moved = await api().post(`${ws.acme.path}/pipeline_cards/${beta.id}/move_to_stage`, {
+      pipeline_stage: pipeline.stages[2]!.id,
+      expected_version: beta.stage_version,
+    });
+    expect(moved.status, moved.text).toBe(200);
+    await card(page, 'Lead', 'Beta office').dragTo(column(page, 'Proposal'));
+    await page.getByText('“Beta office” was not moved: another person moved it first.', { exact: false }).waitFor();
+    await card(page, 'Negotiation', 'Beta office').waitFor();
+    await expect.poll(() => card(page, 'Proposal', 'Beta office').count()).toBe(0);
+    expect((await cardNow('Beta office')).stage.name).toBe('Negotiation');
+    await expectColumnsMatchApi(page);
+    await page.screenshot({
+      path: (await import('../helpers/browser.js')).screenshotPath('board-stale-move-1280.png'),
+    });
+    expect(problems.filter((p) => !/status of 409/.test(p))).toEqual([]);
+    await context.close();
+  });
+
+  it('moves a deal with "Move to..." from the keyboard alone', async () => {
+    const { context, page, problems } = await openBoard();
+    await card(page, 'Proposal', 'Epsilon desks').getByRole('button', { name: 'Epsilon desks', exact: true }).focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('menu');
+    await menu.getByRole('menuitem', { name: 'Move to Negotiation' }).waitFor();
+    await expectAccessible(page);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect
+      .poll(() => page.evaluate<string | undefined>('document.activeElement?.textContent?.trim()'))
+      .toBe('Move to Negotiation');
+    await page.keyboard.press('Enter');
+    await card(page, 'Negotiation', 'Epsilon desks').waitFor();
+    await expect.poll(async () => (await cardNow('Epsilon desks')).stage.name).toBe('Negotiation');
+    await expectColumnsMatchApi(page);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('marks a deal won with a value and lost with a reason, reopens it, and shows each in its history', async () => {
+    const { context, page, problems } = await openBoard();
+    const delta = card(page, 'Proposal', 'Delta chairs');
+    await delta.getByRole('button', { name: 'Actions for Delta chairs' }).click();
+    await page.getByRole('menuitem', { name: 'Mark as won' }).click();
+    const won = page.getByRole('dialog', { name: 'Mark “Delta chairs” as won' });
+    await won.getByLabel('Value closed (BRL)').fill('5200.50');
+    await won.getByRole('button', { name: 'Mark as won' }).click();
+    await page.getByText('“Delta chairs” is marked as won.').waitFor();
+    await delta.getByText('Won', { exact: true }).waitFor();
+    await delta.getByText(brl(5200.5)).waitFor();
+
+    await delta.getByRole('button', { name: 'Delta chairs', exact: true }).click();
+    const panel = page.getByRole('dialog', { name: 'Delta chairs' });
+    const history = panel.getByRole('region', { name: 'History' });
+    await history.getByText(`Marked as won at ${brl(5200.5)}`).waitFor();
+    await panel.getByRole('link', { name: 'Diego Alves' }).waitFor();
+    await panel.getByRole('button', { name: 'Mark as lost' }).click();
+    const lost = page.getByRole('dialog', { name: 'Mark “Delta chairs” as lost' });
+    await lost.getByLabel('Reason').fill('Price too high');
+    await lost.getByRole('button', { name: 'Mark as lost' }).click();
+    await history.getByText('Marked as lost: Price too high').waitFor();
+    await panel.getByRole('button', { name: 'Reopen' }).click();
+    await history.getByText('Reopened').waitFor();
+    await panel.getByLabel('New note').fill('Asked for a new quote');
+    await panel.getByRole('button', { name: 'Add note' }).click();
+    await history.getByText('Asked for a new quote').waitFor();
+    await expectAccessible(page);
+    await screenshotsAtBothWidths(page, 'board-deal-panel');
+
+    const entries = ((await cardNow('Delta chairs')).timeline as { type: string }[]).map((e) => e.type);
+    expect(entries.slice(0, 4)).toEqual(['note_added', 'deal_reopened', 'deal_lost', 'deal_won']);
+    expect((await cardNow('Delta chairs')).status).toBe('open');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
