@@ -48,8 +48,26 @@ beforeAll(async () => {
     });
     cards[title] = card.id;
   }
+  const checklist = await api().patch(
+    `${ws.acme.path}/pipeline_cards/${cards['Alpha furniture']}/update_qualification_checklist`,
+    {
+      qualification_checklist: {
+        budget: { name: 'Budget confirmed', checked: true, points: 30, required: true },
+        decision: { name: 'Decision maker met', checked: false, points: 30 },
+      },
+    },
+  );
+  expect(checklist.status, checklist.text).toBe(200);
+  // A column longer than a page: 27 more deals in Negotiation (pages of 25).
+  for (let i = 1; i <= 27; i++)
+    await newCard(t, ws.acme, pipeline, {
+      title: `Bulk deal ${String(i).padStart(2, '0')}`,
+      pipeline_stage: pipeline.stages[2]!.id,
+      value: 10,
+      currency: 'BRL',
+    });
   browser = await connectBrowser();
-}, 60_000);
+}, 90_000);
 afterAll(async () => {
   await browser?.close();
   await t?.close();
@@ -93,7 +111,7 @@ describe.skipIf(!BROWSER_TESTS)('the deal board', () => {
     await alpha.getByText('Carla Mendes').waitFor();
     await alpha.getByText('Rui Agent').waitFor();
     await alpha.getByText(brl(1234.56)).waitFor();
-    await alpha.getByText('Cold').waitFor();
+    await alpha.getByText('Warm').waitFor();
     await card(page, 'Lead', 'Beta office')
       .getByText(/Closes /)
       .waitFor();
@@ -140,8 +158,10 @@ describe.skipIf(!BROWSER_TESTS)('the deal board', () => {
     expect(moved.status, moved.text).toBe(200);
     await card(page, 'Lead', 'Beta office').dragTo(column(page, 'Proposal'));
     await page.getByText('“Beta office” was not moved: another person moved it first.', { exact: false }).waitFor();
-    await card(page, 'Negotiation', 'Beta office').waitFor();
+    // Back where the board read it, then (re-read) in neither: it is at the end of Negotiation,
+    // past the column's first page.
     await expect.poll(() => card(page, 'Proposal', 'Beta office').count()).toBe(0);
+    await expect.poll(() => card(page, 'Lead', 'Beta office').count()).toBe(0);
     expect((await cardNow('Beta office')).stage.name).toBe('Negotiation');
     await expectColumnsMatchApi(page);
     await page.screenshot({
@@ -205,6 +225,36 @@ describe.skipIf(!BROWSER_TESTS)('the deal board', () => {
     const entries = ((await cardNow('Delta chairs')).timeline as { type: string }[]).map((e) => e.type);
     expect(entries.slice(0, 4)).toEqual(['note_added', 'deal_reopened', 'deal_lost', 'deal_won']);
     expect((await cardNow('Delta chairs')).status).toBe('open');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('ticks a checklist item in the deal panel, and shows the score the API computes', async () => {
+    const { context, page, problems } = await openBoard();
+    await card(page, 'Lead', 'Alpha furniture').getByRole('button', { name: 'Alpha furniture', exact: true }).click();
+    const panel = page.getByRole('dialog', { name: 'Alpha furniture' });
+    const score = panel.getByRole('region', { name: 'Lead score' });
+    await score.getByText('Warm').waitFor();
+    await score.getByRole('checkbox', { name: /Decision maker met/ }).check();
+    await expect.poll(async () => (await cardNow('Alpha furniture')).lead_score).toBe(60);
+    await score.getByText('60').waitFor();
+    await score.getByText('Hot').waitFor();
+    await panel.getByRole('link', { name: 'Carla Mendes' }).waitFor();
+    await page.keyboard.press('Escape');
+    await card(page, 'Lead', 'Alpha furniture').getByText('Hot').waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('loads more deals as a long column scrolls', async () => {
+    const { context, page, problems } = await openBoard();
+    const negotiation = column(page, 'Negotiation');
+    const articles = negotiation.getByRole('article');
+    await expect.poll(() => articles.count()).toBe(25);
+    await negotiation.getByRole('list').evaluate((list) => (list.scrollTop = list.scrollHeight));
+    const total = (await stagesNow()).find((s) => s.name === 'Negotiation')!.cards_count;
+    await expect.poll(() => articles.count()).toBe(total);
+    await expect.poll(() => negotiation.getByRole('button', { name: 'Load more' }).count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });
