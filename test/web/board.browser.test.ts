@@ -38,6 +38,7 @@ beforeAll(async () => {
     ['Gamma store', 0, { value: 99.9 }],
     ['Delta chairs', 1, { value: 5000, contact_id: ws.diego.contactId }],
     ['Epsilon desks', 1, { value: 250.5 }],
+    ['Theta lamps', 0, { value: 75 }],
   ];
   for (const [title, stage, fields] of seeds) {
     const card = await newCard(t, ws.acme, pipeline, {
@@ -255,6 +256,24 @@ describe.skipIf(!BROWSER_TESTS)('the deal board', () => {
     const total = (await stagesNow()).find((s) => s.name === 'Negotiation')!.cards_count;
     await expect.poll(() => articles.count()).toBe(total);
     await expect.poll(() => negotiation.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('deletes a deal from its menu and undoes it from the notice', async () => {
+    const { context, page, problems } = await openBoard();
+    const theta = card(page, 'Lead', 'Theta lamps');
+    await theta.getByRole('button', { name: 'Actions for Theta lamps' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByText('“Theta lamps” was deleted.').waitFor();
+    await expect.poll(() => theta.count()).toBe(0);
+    expect((await api().get(`${ws.acme.path}/pipeline_cards/${cards['Theta lamps']}`)).status).toBe(404);
+    await expectColumnsMatchApi(page);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.getByText('“Theta lamps” is back on the board.').waitFor();
+    await theta.waitFor();
+    expect((await cardNow('Theta lamps')).deleted_at).toBeNull();
+    await expectColumnsMatchApi(page);
     expect(problems).toEqual([]);
     await context.close();
   });

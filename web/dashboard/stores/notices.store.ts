@@ -5,6 +5,13 @@ export interface Notice {
   id: number;
   tone: 'success' | 'error';
   text: string;
+  /** A button in the notice (an undo), which dismisses it. */
+  action?: NoticeAction;
+}
+
+export interface NoticeAction {
+  label: string;
+  run: () => void;
 }
 
 /** Short confirmations and failures of an action, shown for a few seconds (and read out: NoticeTray). */
@@ -16,9 +23,9 @@ export const useNoticesStore = defineStore('notices', () => {
     notices.value = notices.value.filter((n) => n.id !== id);
   }
 
-  function notify(tone: Notice['tone'], text: string, ms = 5000) {
+  function notify(tone: Notice['tone'], text: string, ms = 5000, action?: NoticeAction) {
     const id = next++;
-    notices.value = [...notices.value.slice(-2), { id, tone, text }];
+    notices.value = [...notices.value.slice(-2), { id, tone, text, ...(action ? { action } : {}) }];
     window.setTimeout(() => dismiss(id), ms);
   }
 
