@@ -230,7 +230,7 @@ describe.skipIf(!BROWSER_TESTS)('the deal board', () => {
     await context.close();
   });
 
-  it('ticks a checklist item in the deal panel, and shows the score the API computes', async () => {
+  it("ticks a checklist item and sets the score by hand in the deal panel, showing the API's score", async () => {
     const { context, page, problems } = await openBoard();
     await card(page, 'Lead', 'Alpha furniture').getByRole('button', { name: 'Alpha furniture', exact: true }).click();
     const panel = page.getByRole('dialog', { name: 'Alpha furniture' });
@@ -241,6 +241,17 @@ describe.skipIf(!BROWSER_TESTS)('the deal board', () => {
     await score.getByText('60').waitFor();
     await score.getByText('Hot').waitFor();
     await panel.getByRole('link', { name: 'Carla Mendes' }).waitFor();
+
+    await score.getByLabel('Score by hand (0–100)').fill('90');
+    await score.getByRole('button', { name: 'Set score' }).click();
+    await score.getByText('Very hot').waitFor();
+    await score.getByText('Set by hand').waitFor();
+    expect(await cardNow('Alpha furniture')).toMatchObject({ lead_score: 90, lead_score_overridden: true });
+    await panel.getByRole('region', { name: 'History' }).getByText('Score set by hand from 60 to 90').waitFor();
+    await score.getByRole('button', { name: 'Back to the rules' }).click();
+    await score.getByText('Hot', { exact: true }).waitFor();
+    await expect.poll(() => score.getByText('Set by hand').count()).toBe(0);
+    expect(await cardNow('Alpha furniture')).toMatchObject({ lead_score: 60, lead_score_overridden: false });
     await page.keyboard.press('Escape');
     await card(page, 'Lead', 'Alpha furniture').getByText('Hot').waitFor();
     expect(problems).toEqual([]);

@@ -135,6 +135,26 @@ export const useDealStore = defineStore('deal', () => {
     );
   }
 
+  /** Sets the score by hand (it sticks until `recalculate`, which goes back to the rules). */
+  const override = async (id: number, score: number) =>
+    changed(
+      await settle(
+        api.POST('/api/v1/accounts/{accountId}/pipeline/cards/{id}/lead_scores/override', {
+          params: { path: path(id) },
+          body: { lead_score: score },
+        }),
+      ),
+    );
+
+  const recalculate = async (id: number) =>
+    changed(
+      await settle(
+        api.POST('/api/v1/accounts/{accountId}/pipeline/cards/{id}/lead_scores/recalculate', {
+          params: { path: path(id) },
+        }),
+      ),
+    );
+
   async function addNote(id: number, content: string): Promise<Result> {
     const outcome = await settle(
       api.POST('/api/v1/accounts/{accountId}/pipeline/cards/{id}/notes', {
@@ -189,6 +209,8 @@ export const useDealStore = defineStore('deal', () => {
     markLost,
     reopen,
     tick,
+    override,
+    recalculate,
     addNote,
     remove,
     restore,
