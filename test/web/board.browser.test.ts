@@ -288,4 +288,35 @@ describe.skipIf(!BROWSER_TESTS)('the deal board', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it('creates a deal from a column, and says what the server refuses beside its field', async () => {
+    const { context, page, problems } = await openBoard();
+    await column(page, 'Proposal').getByRole('button', { name: 'New deal in Proposal' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New deal in Proposal' });
+    await dialog.getByLabel('Title').fill('Iota cabinets');
+    await dialog.getByLabel('Value').fill('12.345');
+    await dialog.getByRole('button', { name: 'Create deal' }).click();
+    const value = dialog.getByLabel('Value');
+    await expect.poll(() => value.getAttribute('aria-invalid')).toBe('true');
+    await value.fill('1500');
+    await dialog.getByLabel('Owner').selectOption({ label: 'Rui Agent' });
+    await dialog.getByRole('button', { name: 'Create deal' }).click();
+    await page.getByText('“Iota cabinets” was created.').waitFor();
+    const iota = card(page, 'Proposal', 'Iota cabinets');
+    await iota.getByText(brl(1500)).waitFor();
+    await iota.getByText('Rui Agent').waitFor();
+    const listed = await api().get(`${ws.acme.path}/pipeline_cards?pipeline_id=${pipeline.id}&q=Iota&page=1`);
+    expect(listed.body.data).toMatchObject([
+      {
+        title: 'Iota cabinets',
+        value: 1500,
+        currency: 'BRL',
+        stage: { name: 'Proposal' },
+        owner: { id: people.rui.id },
+      },
+    ]);
+    await expectColumnsMatchApi(page);
+    expect(problems.filter((p) => !/status of 422/.test(p))).toEqual([]);
+    await context.close();
+  });
 });

@@ -14,6 +14,15 @@ export interface Column {
   error: ApiError | null;
 }
 
+/** What a new deal is made of (the stage and pipeline come from where it is created). */
+export interface NewDeal {
+  title: string;
+  value?: string;
+  currency?: string;
+  expected_close_date?: string;
+  owner_id?: number | null;
+}
+
 /** What a card action answered: done, or refused with the server's error (a 409 for a stale move). */
 export type Result = { ok: true } | { ok: false; error: ApiError };
 
@@ -157,6 +166,25 @@ export const useBoardStore = defineStore('board', () => {
     return { ok: true };
   }
 
+  /**
+   * Creates a deal at the end of a stage. It joins the column's cards when the column holds all of
+   * them (else it comes with the column's last page, as the server places it).
+   */
+  async function create(stageId: string, fields: NewDeal): Promise<Result> {
+    if (pipelineId.value === null) return { ok: true };
+    const outcome = await settle(
+      api.POST('/api/v1/accounts/{accountId}/pipeline_cards', {
+        params: { path: path() },
+        body: { ...fields, pipeline_id: pipelineId.value, pipeline_stage: stageId },
+      }),
+    );
+    if (!outcome.ok) return { ok: false, error: outcome.error };
+    const column = columns.value.find((c) => c.stage.id === stageId);
+    if (column && !hasMore(column)) setColumn(stageId, { cards: [...column.cards, outcome.data.data] });
+    await refreshStages();
+    return { ok: true };
+  }
+
   return {
     accountId,
     pipelines,
@@ -173,5 +201,6 @@ export const useBoardStore = defineStore('board', () => {
     replaceCard,
     removeCard,
     move,
+    create,
   };
 });
