@@ -12,6 +12,7 @@ import {
   signIn,
   startDashboard,
   type Seeded,
+  type StorageState,
 } from './dashboard.js';
 import { seedWorkspace, type Workspace } from './workspace.js';
 
@@ -24,6 +25,8 @@ let browser: Browser;
 let people: Seeded;
 let ws: Workspace;
 let pipeline: TestPipeline;
+/** Rui's signed-in browser profile: the tests open the board in copies of it. */
+let rui: StorageState;
 const cards: Record<string, number> = {};
 
 beforeAll(async () => {
@@ -68,6 +71,10 @@ beforeAll(async () => {
       currency: 'BRL',
     });
   browser = await connectBrowser();
+  const first = await openPage(browser);
+  await signIn(first.page, base, people.rui.email);
+  rui = await first.context.storageState();
+  await first.context.close();
 }, 90_000);
 afterAll(async () => {
   await browser?.close();
@@ -96,8 +103,13 @@ async function expectColumnsMatchApi(page: Page, locale = 'en') {
 }
 
 async function openBoard(locale: 'en' | 'pt-BR' = 'en') {
-  const watched = await openPage(browser, { locale: locale === 'en' ? 'en-US' : 'pt-BR' });
-  await signIn(watched.page, base, people.rui.email, undefined, locale);
+  const watched =
+    locale === 'en'
+      ? await openPage(browser, { signedIn: rui })
+      : await openPage(browser, { locale: 'pt-BR' }).then(async (w) => {
+          await signIn(w.page, base, people.rui.email, undefined, 'pt-BR');
+          return w;
+        });
   await watched.page.goto(boardUrl());
   await card(watched.page, 'Lead', 'Alpha furniture').waitFor();
   return watched;
@@ -317,6 +329,44 @@ describe.skipIf(!BROWSER_TESTS)('the deal board', () => {
     ]);
     await expectColumnsMatchApi(page);
     expect(problems.filter((p) => !/status of 422/.test(p))).toEqual([]);
+    await context.close();
+  });
+
+  it('filters the columns by text, owner and status, each counting what the API counts under the filter', async () => {
+    const { context, page, problems } = await openBoard();
+    const stages = await stagesNow();
+    /** Every column says how many of its deals the API lists under the same filter. */
+    const expectCounts = async (query: string) => {
+      for (const stage of stages) {
+        const listed = await api().get(
+          `${ws.acme.path}/pipeline_cards?pipeline_id=${pipeline.id}&stage_id=${stage.id}&page=1&per_page=100&${query}`,
+        );
+        const n = listed.body.meta.total as number;
+        const header = column(page, stage.name).locator('header');
+        await expect.poll(() => header.textContent()).toContain(n === 1 ? '1 deal' : `${n} deals`);
+        await expect.poll(() => column(page, stage.name).getByRole('article').count()).toBe(Math.min(n, 25));
+      }
+    };
+
+    await page.getByRole('searchbox', { name: 'Search deals' }).fill('Bulk deal 1');
+    await expect.poll(() => page.url()).toContain('q=Bulk');
+    await expectCounts('q=Bulk%20deal%201');
+    await column(page, 'Negotiation').locator('header').getByText(brl(100)).waitFor();
+    await page.getByText('Filtered: each column counts the deals that match').waitFor();
+    await screenshotsAtBothWidths(page, 'board-filtered');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await page.getByRole('searchbox', { name: 'Search deals' }).fill('');
+    await page.getByLabel('Owner').selectOption({ label: 'Mine' });
+    await expect.poll(() => page.url()).toContain('owner=me');
+    await expectCounts(`owner_id=${people.rui.id}`);
+    await card(page, 'Lead', 'Alpha furniture').waitFor();
+
+    await page.getByLabel('Owner').selectOption({ label: 'Anyone' });
+    await page.getByLabel('Status').selectOption({ label: 'Open' });
+    await expectCounts('status=open');
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
     await context.close();
   });
 });

@@ -60,6 +60,9 @@ export async function seedPeople(t: ChatTestApp): Promise<Seeded> {
   return { acme, beta, paula, rui };
 }
 
+/** What a browser profile stored (cookies, localStorage), as Playwright saves and restores it. */
+export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
 export interface Watched {
   context: BrowserContext;
   page: Page;
@@ -67,13 +70,21 @@ export interface Watched {
   problems: string[];
 }
 
-/** A fresh browser profile (nothing stored) with one page, at a width and in a language. */
-export async function openPage(browser: Browser, options: { width?: number; locale?: string } = {}): Promise<Watched> {
+/**
+ * A fresh browser profile with one page, at a width and in a language: nothing stored, or what a
+ * signed-in profile stored (`signedIn`, from `context.storageState()`: a file with many screens
+ * signs in once, since sign-in allows 10 tries a minute per address).
+ */
+export async function openPage(
+  browser: Browser,
+  options: { width?: number; locale?: string; signedIn?: StorageState } = {},
+): Promise<Watched> {
   const width = options.width ?? 1280;
   const context = await browser.newContext({
     viewport: { width, height: width < 768 ? 844 : 800 },
     locale: options.locale ?? 'en-US',
     deviceScaleFactor: 1,
+    ...(options.signedIn ? { storageState: options.signedIn } : {}),
   });
   // A step that cannot happen fails on its own line, well before the test's time is up.
   context.setDefaultTimeout(10_000);

@@ -57,6 +57,12 @@ describe("a column's totals", () => {
     expect(totals.lines).toEqual([usd(200), brl(100)]);
   });
 
+  it('sums only the loaded cards under a filter (the server has no total for it), partial while more are to load', () => {
+    expect(columnTotals(5, null, [brl(100), brl(200)], 'BRL')).toEqual({ lines: [brl(300)], partial: true });
+    expect(columnTotals(2, null, [brl(100), brl(200)], 'BRL')).toEqual({ lines: [brl(300)], partial: false });
+    expect(columnTotals(0, null, [], 'USD')).toEqual({ lines: [usd(0)], partial: false });
+  });
+
   it("shows an empty column's total in the fallback currency", () => {
     expect(columnTotals(0, 0, [], 'EUR')).toEqual({ lines: [{ currency: 'EUR', value: 0 }], partial: false });
   });

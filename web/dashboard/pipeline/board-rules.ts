@@ -73,23 +73,23 @@ interface Priced {
 
 /**
  * A column's total per currency. The server counts one total per stage (`total_value`, every
- * currency added up): with every card of the column loaded the cards give the exact amount per
- * currency; with more to load, one currency among the loaded cards means the server's total is
- * in it; several currencies can only be summed from the cards held (marked partial).
+ * currency added up; null under a filter, where it has none): with every card of the column loaded
+ * the cards give the exact amount per currency; with more to load, one currency among the loaded
+ * cards means the server's total is in it; otherwise only the cards held can be summed (partial).
  */
 export function columnTotals(
   count: number,
-  serverTotal: number,
+  serverTotal: number | null,
   cards: readonly Priced[],
   fallbackCurrency: string,
 ): ColumnTotals {
   const currencies = [...new Set(cards.map((c) => c.currency))];
-  if (cards.length >= count || currencies.length > 1) {
+  if (cards.length >= count || currencies.length > 1 || serverTotal === null) {
     const lines = currencies
       .map((currency) => ({ currency, value: sum(cards.filter((c) => c.currency === currency).map((c) => c.value)) }))
       .sort((a, b) => b.value - a.value);
     const partial = cards.length < count;
-    return { lines: lines.length > 0 ? lines : [{ currency: fallbackCurrency, value: serverTotal }], partial };
+    return { lines: lines.length > 0 ? lines : [{ currency: fallbackCurrency, value: serverTotal ?? 0 }], partial };
   }
   return { lines: [{ currency: currencies[0] ?? fallbackCurrency, value: serverTotal }], partial: false };
 }

@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia';
-import { shallowRef } from 'vue';
+import { computed, shallowRef } from 'vue';
 import type { ApiError } from '../../shared/api/errors.js';
 import { api, settle, type Deal, type Pipeline, type Stage } from '../api.js';
 import { moveLocally } from '../pipeline/board-rules.js';
@@ -10,9 +10,21 @@ export const COLUMN_PAGE_SIZE = 25;
 export interface Column {
   stage: Stage;
   cards: Deal[];
+  /** Under a filter, how many of the stage's cards match it (the list's `meta.total`). */
+  matching: number | null;
   loading: boolean;
   error: ApiError | null;
 }
+
+/** What the board's list requests filter by (the list's own parameters). */
+export interface CardFilter {
+  q: string;
+  ownerId: number | null;
+  status: 'open' | 'won' | 'lost' | null;
+}
+
+export const NO_FILTER: CardFilter = { q: '', ownerId: null, status: null };
+const isFiltered = (f: CardFilter) => f.q !== '' || f.ownerId !== null || f.status !== null;
 
 /** What a new deal is made of (the stage and pipeline come from where it is created). */
 export interface NewDeal {
@@ -37,6 +49,8 @@ export const useBoardStore = defineStore('board', () => {
   const pipelines = shallowRef<Pipeline[]>([]);
   const pipelineId = shallowRef<number | null>(null);
   const columns = shallowRef<Column[]>([]);
+  const filter = shallowRef<CardFilter>(NO_FILTER);
+  const filtered = computed(() => isFiltered(filter.value));
   const loading = shallowRef(false);
   const error = shallowRef<ApiError | null>(null);
   let generation = 0;
@@ -57,7 +71,10 @@ export const useBoardStore = defineStore('board', () => {
     const held = new Map(columns.value.map((c) => [c.stage.id, c]));
     columns.value = [...pipeline.stages]
       .sort((a, b) => a.position - b.position)
-      .map((stage) => ({ ...(held.get(stage.id) ?? { cards: [], loading: false, error: null }), stage }));
+      .map((stage) => ({
+        ...(held.get(stage.id) ?? { cards: [], matching: null, loading: false, error: null }),
+        stage,
+      }));
   }
 
   function setColumn(stageId: string, change: Partial<Column>) {
@@ -75,7 +92,15 @@ export const useBoardStore = defineStore('board', () => {
       api.GET('/api/v1/accounts/{accountId}/pipeline_cards', {
         params: {
           path: path(),
-          query: { pipeline_id: pipelineId.value, stage_id: stageId, page, per_page: COLUMN_PAGE_SIZE },
+          query: {
+            pipeline_id: pipelineId.value,
+            stage_id: stageId,
+            page,
+            per_page: COLUMN_PAGE_SIZE,
+            ...(filter.value.q ? { q: filter.value.q } : {}),
+            ...(filter.value.ownerId !== null ? { owner_id: filter.value.ownerId } : {}),
+            ...(filter.value.status ? { status: filter.value.status } : {}),
+          },
         },
       }),
     );
@@ -85,16 +110,24 @@ export const useBoardStore = defineStore('board', () => {
     if (!outcome.ok) return setColumn(stageId, { loading: false, error: outcome.error });
     const held = new Set(now.cards.map((c) => c.id));
     const fresh = outcome.data.data.filter((c) => !held.has(c.id) && c.stage.id === stageId);
-    setColumn(stageId, { loading: false, cards: [...now.cards, ...fresh] });
+    setColumn(stageId, {
+      loading: false,
+      cards: [...now.cards, ...fresh],
+      matching: filtered.value ? outcome.data.meta.total : null,
+    });
   }
 
+  /** How many cards the column has on the server: the stage's, or those matching the filter. */
+  const countOf = (column: Column) => (filtered.value ? (column.matching ?? 0) : column.stage.cards_count);
+
   /** Whether a column holds fewer cards than the server counts in it. */
-  const hasMore = (column: Column) => column.cards.length < column.stage.cards_count;
+  const hasMore = (column: Column) => column.cards.length < countOf(column);
 
   /** Opens a pipeline of an account (its first, when none is named or the one named is not there). */
-  async function open(account: number, wanted: number | null): Promise<void> {
+  async function open(account: number, wanted: number | null, cards: CardFilter = filter.value): Promise<void> {
     const mine = ++generation;
     accountId.value = account;
+    filter.value = cards;
     loading.value = true;
     error.value = null;
     const failed = await readPipelines();
@@ -111,8 +144,12 @@ export const useBoardStore = defineStore('board', () => {
     await Promise.all(columns.value.map((c) => loadMore(c.stage.id)));
   }
 
-  /** Reads the counts and totals again (after a change, or to follow someone else's). */
+  /**
+   * Reads the counts and totals again (after a change, or to follow someone else's). Under a
+   * filter the counts are the columns' own (a card may have stopped matching): the board is read again.
+   */
   async function refreshStages(): Promise<void> {
+    if (filtered.value) return reload();
     const mine = generation;
     if ((await readPipelines()) === null && mine === generation) applyStages();
   }
@@ -149,7 +186,12 @@ export const useBoardStore = defineStore('board', () => {
     const before = columns.value;
     const next = moveLocally(before, cardId, toStageId, target.stage.name);
     if (!next) return { ok: true };
-    columns.value = next.map((c, i) => ({ ...before[i]!, stage: c.stage as Stage, cards: c.cards }));
+    columns.value = next.map((c, i) => {
+      const was = before[i]!;
+      const change = c.cards.length - was.cards.length;
+      const matching = was.matching === null ? null : was.matching + change;
+      return { ...was, stage: c.stage as Stage, cards: c.cards, matching };
+    });
     const outcome = await settle(
       api.POST('/api/v1/accounts/{accountId}/pipeline_cards/{id}/move_to_stage', {
         params: { path: { ...path(), id: cardId } },
@@ -190,6 +232,9 @@ export const useBoardStore = defineStore('board', () => {
     pipelines,
     pipelineId,
     columns,
+    filter,
+    filtered,
+    countOf,
     loading,
     error,
     open,
