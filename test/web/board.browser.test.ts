@@ -369,4 +369,17 @@ describe.skipIf(!BROWSER_TESTS)('the deal board', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it('reads the board again when it is opened again, showing what changed meanwhile', async () => {
+    const { context, page, problems } = await openBoard();
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    await nav.getByRole('link', { name: 'Contacts' }).click();
+    await page.getByRole('heading', { name: 'Contacts', level: 1 }).waitFor();
+    await newCard(t, ws.acme, pipeline, { title: 'Kappa sofas', value: 640, currency: 'BRL' });
+    await nav.getByRole('link', { name: 'Deals' }).click();
+    await card(page, 'Lead', 'Kappa sofas').waitFor();
+    await expectColumnsMatchApi(page);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
