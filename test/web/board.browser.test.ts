@@ -301,7 +301,7 @@ describe.skipIf(!BROWSER_TESTS)('the deal board', () => {
     await context.close();
   });
 
-  it('creates a deal from a column, and says what the server refuses beside its field', async () => {
+  it('creates a deal from a column (a refusal beside its field) and edits it from its panel', async () => {
     const { context, page, problems } = await openBoard();
     await column(page, 'Proposal').getByRole('button', { name: 'New deal in Proposal' }).click();
     const dialog = page.getByRole('dialog', { name: 'New deal in Proposal' });
@@ -327,6 +327,24 @@ describe.skipIf(!BROWSER_TESTS)('the deal board', () => {
         owner: { id: people.rui.id },
       },
     ]);
+    cards['Iota cabinets'] = listed.body.data[0].id;
+    await expectColumnsMatchApi(page);
+
+    // Edited from its panel: the owner and value changes are in its history.
+    await iota.getByRole('button', { name: 'Iota cabinets', exact: true }).click();
+    const panel = page.getByRole('dialog', { name: 'Iota cabinets' });
+    await panel.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit “Iota cabinets”' });
+    await edit.getByLabel('Value').fill('1750.25');
+    await edit.getByLabel('Owner').selectOption({ label: 'Paula Souza' });
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('“Iota cabinets” was saved.').waitFor();
+    const history = panel.getByRole('region', { name: 'History' });
+    await history.getByText(`Value changed from ${brl(1500)} to ${brl(1750.25)}`).waitFor();
+    await history.getByText('Owner set to Paula Souza').waitFor();
+    expect(await cardNow('Iota cabinets')).toMatchObject({ value: 1750.25, owner: { id: people.paula.id } });
+    await page.keyboard.press('Escape');
+    await card(page, 'Proposal', 'Iota cabinets').getByText(brl(1750.25)).waitFor();
     await expectColumnsMatchApi(page);
     expect(problems.filter((p) => !/status of 422/.test(p))).toEqual([]);
     await context.close();

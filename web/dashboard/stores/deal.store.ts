@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { shallowRef } from 'vue';
 import type { ApiError } from '../../shared/api/errors.js';
 import { api, settle, type Deal, type DealDetail, type Outcome } from '../api.js';
-import { useBoardStore, type Result } from './board.store.js';
+import { useBoardStore, type NewDeal, type Result } from './board.store.js';
 
 /** A checklist item as the card keeps it (decisions §8). */
 export interface ChecklistItem {
@@ -135,6 +135,17 @@ export const useDealStore = defineStore('deal', () => {
     );
   }
 
+  /** Changes a deal's title, value, currency, close date or owner (one PATCH; the timeline records each). */
+  const update = async (id: number, fields: NewDeal) =>
+    changed(
+      await settle(
+        api.PATCH('/api/v1/accounts/{accountId}/pipeline_cards/{id}', {
+          params: { path: path(id) },
+          body: { ...fields, expected_close_date: fields.expected_close_date ?? null },
+        }),
+      ),
+    );
+
   /** Sets the score by hand (it sticks until `recalculate`, which goes back to the rules). */
   const override = async (id: number, score: number) =>
     changed(
@@ -209,6 +220,7 @@ export const useDealStore = defineStore('deal', () => {
     markLost,
     reopen,
     tick,
+    update,
     override,
     recalculate,
     addNote,
