@@ -7,7 +7,10 @@
 export const SCORE_CATEGORIES = ['frio', 'morno', 'quente', 'muito_quente'] as const;
 export type ScoreCategory = (typeof SCORE_CATEGORIES)[number];
 
-/** The band of a score as the server names it (decisions §8), read from the name or, failing that, the score. */
+/**
+ * The band of a score as the server names it (docs/spec/decisions.md §8), read from the name or,
+ * failing that, the score.
+ */
 export function scoreCategory(category: string | null | undefined, score: number): ScoreCategory {
   const known = SCORE_CATEGORIES.find((c) => c === category);
   if (known) return known;

@@ -1,6 +1,6 @@
 /**
- * A deal's timeline entry (decisions §7) as a sentence to say: the catalogue key under
- * `deal.timeline.` and its parameters. Read leniently: `data` is free JSON, an unknown type still
+ * A deal's timeline entry (docs/spec/decisions.md §7) as a sentence to say: the catalogue key
+ * under `deal.timeline.` and its parameters. Read leniently: `data` is free JSON, an unknown type still
  * says something.
  */
 

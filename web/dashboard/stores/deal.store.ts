@@ -4,7 +4,7 @@ import type { ApiError } from '../../shared/api/errors.js';
 import { api, settle, type Deal, type DealDetail, type Outcome } from '../api.js';
 import { useBoardStore, type NewDeal, type Result } from './board.store.js';
 
-/** A checklist item as the card keeps it (decisions §8). */
+/** A checklist item as the card keeps it (docs/spec/decisions.md §8). */
 export interface ChecklistItem {
   key: string;
   name: string;
