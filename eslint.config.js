@@ -103,5 +103,28 @@ export default tseslint.config(
       ],
     },
   },
+  // The website chat (web/widget, web/sdk) is small and embedded in other sites: it imports only
+  // web/shared and its own files; the frame's one package is Preact, the loader has none.
+  ...[
+    { files: ['web/widget/**/*.ts', 'web/widget/**/*.tsx'], allowed: '|preact(/.*)?$' },
+    { files: ['web/sdk/**/*.ts'], allowed: '' },
+  ].map(({ files, allowed }) => ({
+    files,
+    ignores: ['**/*.test.ts'],
+    languageOptions: { parser: tseslint.parser, parserOptions: { ecmaFeatures: { jsx: true } } },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(?!\\./[^/]+$|\\.\\./shared/${allowed})`,
+              message: 'The website chat imports only web/shared, its own files and (the frame) Preact.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
   prettier,
 );

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import preact from '@preact/preset-vite';
 import tailwindcss from '@tailwindcss/vite';
 import vue from '@vitejs/plugin-vue';
 import { defineConfig, type UserConfig } from 'vite';
@@ -8,8 +9,10 @@ import { precompress } from './build/precompress.js';
 /**
  * The browser apps, one build per `--mode` (README.md in this folder): `vite build -c
  * web/vite.config.ts --mode dashboard` builds the conversation service's dashboard into
- * dist/web/app, served at /app/ (src/core/http/web-assets.ts). Each build empties only its own
- * folder, so the apps build independently.
+ * dist/web/app, served at /app/ (src/core/http/web-assets.ts); `widget` builds the website chat's
+ * frame (Preact) into dist/web/widget, served at /widget/; `sdk` builds its loader, one script
+ * (an IIFE, no chunks) at dist/web/packs/js/sdk.js, Chatwoot's path. Each build empties only its
+ * own folder, so the apps build independently.
  */
 
 const webDir = path.dirname(fileURLToPath(import.meta.url));
@@ -26,21 +29,42 @@ interface Target {
 
 const TARGETS: Record<string, Target> = {
   dashboard: { root: 'dashboard', base: '/app/', out: 'app' },
+  widget: { root: 'widget', base: '/widget/', out: 'widget' },
 };
 
 // The services the dev server proxies to (npm run dev:web, with npm run dev in another terminal).
 const CHAT = process.env.PONTE_CHAT_URL ?? 'http://127.0.0.1:3000';
 const PROXIED = ['/api', '/auth', '/public', '/platform', '/hc', '/rails', '/openapi.json'];
 
+/** The loader: a library build of web/sdk/index.ts, one classic script for any host page. */
+const sdkBuild = (): UserConfig => ({
+  root: path.join(webDir, 'sdk'),
+  envPrefix: 'PONTE_WEB_',
+  plugins: [precompress()],
+  build: {
+    outDir: path.join(distWeb, 'packs/js'),
+    emptyOutDir: true,
+    target: 'es2019',
+    lib: {
+      entry: path.join(webDir, 'sdk/index.ts'),
+      formats: ['iife'],
+      name: 'ponteWidgetLoader',
+      fileName: () => 'sdk.js',
+    },
+    reportCompressedSize: false,
+  },
+});
+
 export default defineConfig(({ mode }): UserConfig => {
+  if (mode === 'sdk') return sdkBuild();
   const target = TARGETS[mode];
-  if (!target) throw new Error(`unknown web build "${mode}": one of ${Object.keys(TARGETS).join(', ')}`);
+  if (!target) throw new Error(`unknown web build "${mode}": one of ${[...Object.keys(TARGETS), 'sdk'].join(', ')}`);
   return {
     root: path.join(webDir, target.root),
     base: target.base,
     // Only the variables Vite itself defines reach the browser code; none of the server's.
     envPrefix: 'PONTE_WEB_',
-    plugins: [vue(), tailwindcss(), precompress()],
+    plugins: mode === 'widget' ? [preact(), precompress()] : [vue(), tailwindcss(), precompress()],
     define: {
       // vue-i18n: the Composition API only, messages compiled without eval (CSP), no devtools.
       __VUE_I18N_FULL_INSTALL__: 'false',

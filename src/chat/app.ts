@@ -12,7 +12,7 @@ import { CableHub } from '../core/realtime/cable.hub.js';
 import { registerCable } from '../core/realtime/cable.plugin.js';
 import { stopWithTheApp } from '../core/background/runtime.js';
 import { createLocalFileStore } from '../core/storage/file-store.js';
-import { BUILT_WEB_DIR, registerWebAssets } from '../core/http/web-assets.js';
+import { BUILT_WEB_DIR, registerWebAssets, registerWebScript } from '../core/http/web-assets.js';
 import { createChatBackground, type BackgroundOptions, type ChatBackground } from './background.js';
 import { authPlugin } from './auth/auth.plugin.js';
 import type { ChatDeps } from './context.js';
@@ -126,8 +126,14 @@ export async function buildChatApp(options: ChatAppOptions): Promise<App> {
     },
   );
 
-  // The dashboard (web/dashboard), at Chatwoot's /app paths.
-  if (webRoot !== false) await registerWebAssets(app, { root: webRoot, prefix: '/app' });
+  // The dashboard (web/dashboard), at Chatwoot's /app paths; the website chat's frame (web/widget),
+  // which customers' sites embed, and its loader (web/sdk) at Chatwoot's path for their snippet.
+  if (webRoot !== false) {
+    const builds = path.dirname(webRoot);
+    await registerWebAssets(app, { root: webRoot, prefix: '/app' });
+    await registerWebAssets(app, { root: path.join(builds, 'widget'), prefix: '/widget', framable: true });
+    registerWebScript(app, { file: path.join(builds, 'packs/js/sdk.js'), url: '/packs/js/sdk.js' });
+  }
 
   await registerMultipart(app); // file uploads (messages); other routes answer 400 to multipart
   const services = createChatServices(deps);

@@ -14,7 +14,10 @@ import { BROWSER_TESTS, chromiumLaunchOptions, findChromium } from './chromium.j
  */
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BUILT_PAGE = path.join(root, 'dist/web/app/index.html');
+/** One file of each build (dashboard, website chat frame, its loader): the oldest says when web/ was last built. */
+const BUILT_FILES = ['dist/web/app/index.html', 'dist/web/widget/index.html', 'dist/web/packs/js/sdk.js'].map((f) =>
+  path.join(root, f),
+);
 
 function newestUnder(dir: string): number {
   let newest = 0;
@@ -28,7 +31,7 @@ function newestUnder(dir: string): number {
 
 /** Builds the web app when dist/web is missing or older than web/ (a change not built yet). */
 function ensureWebBuild(): void {
-  const built = fs.existsSync(BUILT_PAGE) ? fs.statSync(BUILT_PAGE).mtimeMs : 0;
+  const built = Math.min(...BUILT_FILES.map((f) => (fs.existsSync(f) ? fs.statSync(f).mtimeMs : 0)));
   if (built >= newestUnder(path.join(root, 'web'))) return;
   process.stderr.write('browser tests: web/ changed since the last build; running npm run build:web\n');
   const result = spawnSync('npm', ['run', 'build:web'], { cwd: root, stdio: 'inherit' });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerWebAssets, WEB_APP_CSP } from './web-assets.js';
+import { FRAMABLE_APP_CSP, registerWebAssets, registerWebScript, WEB_APP_CSP } from './web-assets.js';
 import '../i18n/core.messages.js';
 
 // A built app in a folder (as Vite writes it) served under /app: what each kind of file is
@@ -111,5 +111,63 @@ describe('a web app that is not built', () => {
     expect(pt.body).toContain('Compile-o com <code>npm run build</code>');
     await bare.close();
     fs.rmSync(empty, { recursive: true, force: true });
+  });
+});
+
+describe('an app other sites embed, and the script they load', () => {
+  let embed: FastifyInstance;
+  let sdkDir: string;
+  const LOADER = `(function(){${'window.x=1;'.repeat(300)}})();`;
+
+  beforeAll(async () => {
+    sdkDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ponte-web-sdk-'));
+    fs.writeFileSync(path.join(sdkDir, 'sdk.js'), LOADER);
+    fs.writeFileSync(path.join(sdkDir, 'sdk.js.gz'), zlib.gzipSync(LOADER));
+    fs.writeFileSync(path.join(sdkDir, 'sdk.js.br'), zlib.brotliCompressSync(LOADER));
+    embed = Fastify();
+    await registerWebAssets(embed, { root: dir, prefix: '/app' });
+    await registerWebAssets(embed, { root: dir, prefix: '/widget', framable: true });
+    registerWebScript(embed, { file: path.join(sdkDir, 'sdk.js'), url: '/packs/js/sdk.js' });
+    registerWebScript(embed, { file: path.join(sdkDir, 'missing.js'), url: '/packs/js/missing.js' });
+    await embed.ready();
+  });
+  afterAll(async () => {
+    await embed.close();
+    fs.rmSync(sdkDir, { recursive: true, force: true });
+  });
+
+  it('lets any page frame the framable app, while the other app still refuses framing', async () => {
+    for (const url of ['/widget', '/widget?website_token=abc', '/widget/index.html']) {
+      const res = await embed.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-security-policy'], url).toBe(FRAMABLE_APP_CSP);
+      expect(res.headers['x-frame-options'], url).toBeUndefined();
+      expect(res.headers['cross-origin-opener-policy'], url).toBeUndefined();
+    }
+    expect(FRAMABLE_APP_CSP).toContain('frame-ancestors *');
+    expect(FRAMABLE_APP_CSP).toContain("script-src 'self'");
+    expect(FRAMABLE_APP_CSP).not.toContain("'none'; frame");
+    const dashboard = await embed.inject({ url: '/app' });
+    expect(dashboard.headers['content-security-policy']).toBe(WEB_APP_CSP);
+    expect(dashboard.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('serves the script to any origin, briefly cached, compressed as the browser takes it', async () => {
+    const plain = await embed.inject({ url: '/packs/js/sdk.js' });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(plain.headers['cache-control']).toBe('public, max-age=600');
+    expect(plain.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(LOADER);
+    const br = await embed.inject({ url: '/packs/js/sdk.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(LOADER);
+    const gz = await embed.inject({ url: '/packs/js/sdk.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(LOADER);
+    const unbuilt = await embed.inject({ url: '/packs/js/missing.js' });
+    expect(unbuilt.statusCode).toBe(503);
+    expect(unbuilt.body).toContain('npm run build');
   });
 });

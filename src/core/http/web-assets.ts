@@ -16,7 +16,8 @@ import { escapeHtml, PAGE_HEADERS, pageLanguage, pageWords, renderPage } from '.
  *   `index.html`: the app's router reads the path (history fallback); a missing file (a path with
  *   an extension, or under `assets/`) is a 404;
  * - a strict Content-Security-Policy: scripts, styles, fonts and requests from this origin only,
- *   no inline script or style, no framing.
+ *   no inline script or style, no framing; an app made to be embedded in other sites (`framable`,
+ *   the website chat's frame at /widget) may be framed by any page, and by nothing else differs.
  *
  * When the folder holds no build, the prefix answers 503 with a page saying how to build it.
  */
@@ -41,6 +42,9 @@ export const WEB_APP_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The policy of a page other sites embed (the website chat's frame): the same, framed by any page. */
+export const FRAMABLE_APP_CSP = WEB_APP_CSP.replace("frame-ancestors 'none'", 'frame-ancestors *');
+
 /** Headers of every answer under the prefix. */
 const COMMON_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -55,16 +59,22 @@ const PAGE_ONLY_HEADERS = {
   'cache-control': 'no-cache',
 };
 
+/** Headers of a framable app's page: no X-Frame-Options, and no opener policy (it lives in other sites' pages). */
+const FRAMABLE_PAGE_HEADERS = { 'content-security-policy': FRAMABLE_APP_CSP, 'cache-control': 'no-cache' };
+
 export interface WebAssetsOptions {
   /** The built app's folder (holding index.html and assets/). */
   root: string;
   /** The path it is served at, without a trailing slash (`/app`). */
   prefix: string;
+  /** Other sites may frame its page (the website chat's frame); every other app refuses framing. */
+  framable?: boolean;
 }
 
 /** Registers the app's files, its history fallback and their headers. */
 export async function registerWebAssets(app: FastifyInstance, options: WebAssetsOptions): Promise<void> {
   const { root, prefix } = options;
+  const pageHeaders = options.framable ? FRAMABLE_PAGE_HEADERS : PAGE_ONLY_HEADERS;
   const indexFile = path.join(root, 'index.html');
   const hide = { schema: { hide: true } };
   if (!fs.existsSync(indexFile)) {
@@ -90,7 +100,7 @@ export async function registerWebAssets(app: FastifyInstance, options: WebAssets
       for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
       res.setHeader('vary', 'Accept-Encoding');
       if (filePath === indexFile) {
-        for (const [name, value] of Object.entries(PAGE_ONLY_HEADERS)) res.setHeader(name, value);
+        for (const [name, value] of Object.entries(pageHeaders)) res.setHeader(name, value);
       } else {
         res.setHeader(
           'cache-control',
@@ -104,12 +114,48 @@ export async function registerWebAssets(app: FastifyInstance, options: WebAssets
     const rest = request.url.split('?')[0].slice(prefix.length);
     // A file that is not there (`/app/assets/gone.js`, `/app/logo.png`) is not a page of the app.
     if (rest.startsWith('/assets/') || /\.[A-Za-z0-9]+$/.test(rest)) return reply.callNotFound();
-    return reply
-      .headers({ ...COMMON_HEADERS, ...PAGE_ONLY_HEADERS, 'content-type': 'text/html; charset=utf-8' })
-      .send(page);
+    return reply.headers({ ...COMMON_HEADERS, ...pageHeaders, 'content-type': 'text/html; charset=utf-8' }).send(page);
   };
   app.get(prefix, hide, sendPage);
   app.get(`${prefix}/*`, hide, sendPage);
+}
+
+export interface WebScriptOptions {
+  /** The built script (`dist/web/packs/js/sdk.js`). */
+  file: string;
+  /** Its URL path (`/packs/js/sdk.js`). */
+  url: string;
+}
+
+/**
+ * A script other sites load with a `<script>` tag (the website chat's loader): not hashed, so
+ * cached for ten minutes (a new build reaches the sites' visitors within them); loadable from any
+ * origin (Cross-Origin-Resource-Policy), compressed as the browser takes it. Unbuilt: 503.
+ */
+export function registerWebScript(app: FastifyInstance, options: WebScriptOptions): void {
+  const hide = { schema: { hide: true } };
+  if (!fs.existsSync(options.file)) {
+    app.get(options.url, hide, async (request, reply) => notBuiltPage(request, reply, path.dirname(options.file)));
+    return;
+  }
+  const plain = fs.readFileSync(options.file);
+  const compressed = (['br', 'gzip'] as const).flatMap((encoding) => {
+    const copy = `${options.file}.${encoding === 'br' ? 'br' : 'gz'}`;
+    return fs.existsSync(copy) ? [{ encoding, body: fs.readFileSync(copy) }] : [];
+  });
+  app.get(options.url, hide, async (request, reply) => {
+    const accepted = String(request.headers['accept-encoding'] ?? '');
+    const chosen = compressed.find((c) => new RegExp(`\\b${c.encoding}\\b`).test(accepted));
+    reply.headers({
+      ...COMMON_HEADERS,
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'public, max-age=600',
+      'cross-origin-resource-policy': 'cross-origin',
+      vary: 'Accept-Encoding',
+    });
+    if (chosen) reply.header('content-encoding', chosen.encoding);
+    return reply.send(chosen ? chosen.body : plain);
+  });
 }
 
 /** The page in place of the web app when it is not built, in the browser's language. */
