@@ -27,10 +27,12 @@ async function freePort(): Promise<number> {
  * The conversation service listening on a port of its own, its public address set to it, so the
  * attachment links it writes (PUBLIC_URL) load in the page as they would in production.
  */
-export async function startDashboard(): Promise<{ t: ChatTestApp; base: string }> {
+export async function startDashboard(
+  options: Parameters<typeof buildChatTestApp>[1] = {},
+): Promise<{ t: ChatTestApp; base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const t = await buildChatTestApp({ PUBLIC_URL: base });
+  const t = await buildChatTestApp({ PUBLIC_URL: base }, options);
   await t.app.listen({ port, host: '127.0.0.1' });
   return { t, base };
 }

@@ -27,6 +27,26 @@ const echoId = () => {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 };
 
+/** The newest message shown, kept in the frame's storage (partitioned by the host site where browsers do). */
+const seenKey = (conversationId: number) => `ponte-widget-seen:${token}:${conversationId}`;
+const seen = {
+  read(conversationId: number): number | null {
+    try {
+      const value = Number(localStorage.getItem(seenKey(conversationId)));
+      return Number.isSafeInteger(value) && value > 0 ? value : null;
+    } catch {
+      return null;
+    }
+  },
+  write(conversationId: number, id: number): void {
+    try {
+      localStorage.setItem(seenKey(conversationId), String(id));
+    } catch {
+      // Storage refused (a browser blocking third-party storage): the server's time alone decides.
+    }
+  },
+};
+
 const session = new Session(
   {
     api: inboxApi(token),
@@ -41,6 +61,7 @@ const session = new Session(
       return () => cable.close();
     },
     newEchoId: echoId,
+    seen,
   },
   chooseLanguage(null, navigator.languages),
 );

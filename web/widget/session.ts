@@ -40,6 +40,8 @@ export interface SessionDeps {
   /** Connects the realtime channel of a contact; returns how to close it. */
   connect: (pubsubToken: string, onPush: (push: CablePush) => void, onReconnect: () => void) => () => void;
   newEchoId: () => string;
+  /** The newest message id this browser showed the visitor, per conversation (storage may be refused: null). */
+  seen: { read: (conversationId: number) => number | null; write: (conversationId: number, id: number) => void };
 }
 
 export class Session {
@@ -142,7 +144,7 @@ export class Session {
     this.set({
       messages,
       status: newest.status,
-      unread: this.state.open ? 0 : unreadAfter(messages, this.lastSeenAt),
+      unread: this.state.open ? 0 : unreadAfter(messages, this.lastSeenAt, this.deps.seen.read(newest.id)),
     });
   }
 
@@ -173,8 +175,11 @@ export class Session {
 
   private async markSeen(): Promise<void> {
     if (!this.contact || this.conversationId === null) return;
-    await this.deps.api.markSeen(this.contact.source_id, this.conversationId);
+    const conversationId = this.conversationId;
+    const newest = lastServerId(this.state.messages);
+    await this.deps.api.markSeen(this.contact.source_id, conversationId);
     this.lastSeenAt = Date.now() / 1000;
+    if (newest !== null) this.deps.seen.write(conversationId, newest);
   }
 
   /** Sends the visitor's message (shown at once, then confirmed or marked failed). */
@@ -254,7 +259,8 @@ export class Session {
     const missed = await this.deps.api.messages(this.contact.source_id, this.conversationId, after ?? undefined);
     let messages = this.state.messages;
     for (const m of missed) messages = merge(messages, fromServer(m));
-    this.set({ messages, unread: this.state.open ? 0 : unreadAfter(messages, this.lastSeenAt) });
+    const seenId = this.deps.seen.read(this.conversationId);
+    this.set({ messages, unread: this.state.open ? 0 : unreadAfter(messages, this.lastSeenAt, seenId) });
   }
 
   /** setUser: the contact gets the identity (created with it when there is none yet). */

@@ -74,9 +74,15 @@ describe("the widget's messages", () => {
       fromServer(message({ id: 3, message_type: 1, created_at: 300 })),
       sending('e', 'later'),
     ];
-    expect(unreadAfter(list, 150)).toBe(2);
-    expect(unreadAfter(list, 250)).toBe(1);
-    expect(unreadAfter(list, 300)).toBe(0);
+    expect(unreadAfter(list, 150, null)).toBe(2);
+    expect(unreadAfter(list, 250, null)).toBe(1);
+    expect(unreadAfter(list, 301, null)).toBe(0);
+    // A message of the same second as the look: unread unless this browser showed it.
+    expect(unreadAfter(list, 300.4, null)).toBe(1);
+    expect(unreadAfter(list, 300.4, 3)).toBe(0);
+    expect(unreadAfter(list, 300.4, 2)).toBe(1);
+    // Seen elsewhere later than this browser knows: the server's time wins.
+    expect(unreadAfter(list, 250, 1)).toBe(1);
     expect(lastServerId(list)).toBe(3);
     expect(lastServerId([sending('e', 'x')])).toBeNull();
   });

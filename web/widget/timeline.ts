@@ -77,6 +77,12 @@ export function lastServerId(list: readonly Shown[]): number | null {
   return list.reduce<number | null>((max, m) => (m.id !== null && (max === null || m.id > max) ? m.id : max), null);
 }
 
-/** Messages from the agents created after the visitor last looked (UNIX seconds). */
-export const unreadAfter = (list: readonly Shown[], seenAt: number): number =>
-  list.filter((m) => !m.mine && m.createdAt > seenAt).length;
+/**
+ * Messages from the agents the visitor has not seen: created since the visitor last looked
+ * (`seenAt`, UNIX seconds, as the server keeps it) and newer than the newest message this browser
+ * showed them (`seenId`, when it knows it). Messages carry whole seconds, so the id settles a
+ * message of the same second as the look; without one, such a message counts (a badge too many,
+ * never a reply missed).
+ */
+export const unreadAfter = (list: readonly Shown[], seenAt: number, seenId: number | null): number =>
+  list.filter((m) => !m.mine && m.createdAt >= Math.floor(seenAt) && (seenId === null || (m.id ?? 0) > seenId)).length;
