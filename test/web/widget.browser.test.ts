@@ -201,6 +201,51 @@ describe.skipIf(!BROWSER_TESTS)('the website chat on a customer site', () => {
     await context.close();
   });
 
+  it("answers the site's calls on window.$chatwoot", async () => {
+    const { context, page, problems } = await openPage(browser);
+    await page.goto(`${host.origin}/?token=${shop.inbox_identifier}`);
+    await bubble(page, 'Open chat').waitFor();
+    const call = (code: string) => page.evaluate(`window.$chatwoot.${code}`);
+    const cookie = async () => (await context.cookies(host.origin)).find((c) => c.name === 'cw_conversation')?.value;
+
+    await call("toggleBubbleVisibility('hide')");
+    await bubble(page).waitFor({ state: 'hidden' });
+    await call("toggleBubbleVisibility('show')");
+    await call("setLocale('pt_BR')");
+    await bubble(page, 'Abrir o chat').waitFor();
+
+    await call("setUser('cust-7', { name: 'Lia Costa', email: 'lia@example.test' })");
+    await call("setCustomAttributes({ plan: 'pro', seats: 3 })");
+    await call("deleteCustomAttribute('seats')");
+    const lia = async () => {
+      const res = await api().get(`${accountPath()}/contacts/search?q=Lia`);
+      return res.body.payload as { id: number; name: string; custom_attributes: Record<string, unknown> }[];
+    };
+    await expect.poll(async () => (await lia())[0]?.custom_attributes).toEqual({ plan: 'pro', seats: null });
+    const first = await cookie();
+    expect(first).toBeTruthy();
+
+    // Conversation labels wait for a public route: the site hears so.
+    await call("setLabel('vip')");
+    await expect.poll(() => page.evaluate('window.errors.map((e) => e.code)')).toEqual(['not_supported']);
+
+    await call("toggle('open')");
+    await widget(page).getByText('Estamos aqui para ajudar').waitFor();
+    expect(await call('isOpen')).toBe(true);
+    await call('toggle()');
+    await expect.poll(() => page.locator('iframe').isVisible()).toBe(false);
+
+    // reset: a new visitor from now on.
+    await call('reset()');
+    expect(await cookie()).toBeUndefined();
+    await call("toggle('open')");
+    await expect.poll(cookie).toMatch(/\S+/);
+    expect(await cookie()).not.toBe(first);
+    expect(await lia()).toHaveLength(1);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('may be framed by any site, while the dashboard refuses to be', async () => {
     const { context, page } = await openPage(browser);
     await page.goto(`${host.origin}/frames?token=${shop.inbox_identifier}`);
