@@ -64,7 +64,10 @@ export default defineConfig(({ mode }): UserConfig => {
     base: target.base,
     // Only the variables Vite itself defines reach the browser code; none of the server's.
     envPrefix: 'PONTE_WEB_',
-    plugins: mode === 'widget' ? [preact(), precompress()] : [vue(), tailwindcss(), precompress()],
+    plugins:
+      mode === 'widget'
+        ? [preact({ devToolsEnabled: false, prefreshEnabled: false }), precompress()]
+        : [vue(), tailwindcss(), precompress()],
     define: {
       // vue-i18n: the Composition API only, messages compiled without eval (CSP), no devtools.
       __VUE_I18N_FULL_INSTALL__: 'false',

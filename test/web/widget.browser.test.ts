@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_TESTS, connectBrowser, screenshotPath } from '../helpers/browser.js';
+import { BROWSER_TESTS, connectBrowser, screenshotPath, seriousViolations } from '../helpers/browser.js';
 import { client } from '../helpers/http.js';
 import type { ChatTestApp } from '../helpers/test-app.js';
 import { expectAccessible, openPage, seedPeople, startDashboard, type Seeded } from './dashboard.js';
@@ -101,6 +101,9 @@ describe.skipIf(!BROWSER_TESTS)('the website chat on a customer site', () => {
       `${base}/widget?website_token=${shop.inbox_identifier}`,
     );
     await shot(page, 'open');
+    // The panel itself passes axe (run inside the frame's document).
+    const panel = page.frames().find((f) => f.url().startsWith(`${base}/widget`))!;
+    expect(await seriousViolations(panel as unknown as Page)).toEqual([]);
 
     const composer = frame.getByRole('textbox', { name: 'Your message' });
     await composer.fill('Hello! Where is my order #4512?');
@@ -120,6 +123,7 @@ describe.skipIf(!BROWSER_TESTS)('the website chat on a customer site', () => {
     expect(await page.evaluate('window.received.map((m) => m.content)')).toEqual([
       'Hi! Paula here, it ships tomorrow.',
     ]);
+    expect(await seriousViolations(panel as unknown as Page)).toEqual([]);
     await shot(page, 'conversation');
 
     // Closed, a new reply shows as unread on the bubble.

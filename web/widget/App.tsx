@@ -23,13 +23,13 @@ export function App({ session, standalone, onClose }: AppProps) {
   const w = DICTIONARY[state.language];
   const problem = state.problem ? w[state.problem] : null;
   return (
-    <main class="panel" aria-label={state.inbox?.name ?? 'Chat'}>
+    <main class="panel" aria-label={state.inbox?.name ?? w.chat}>
       <header class="head">
         <div class="avatar" aria-hidden="true">
           {(state.inbox?.name ?? '·').slice(0, 1).toUpperCase()}
         </div>
         <div class="title">
-          <h1>{state.inbox?.name ?? w.loading}</h1>
+          <h1>{state.inbox?.name ?? w.chat}</h1>
           <p>{w.online}</p>
         </div>
         {!standalone && (
@@ -61,8 +61,12 @@ function Conversation({ session, state, w }: { session: Session; state: WidgetSt
   }, [count, state.open]);
   const greeting = state.inbox?.greeting_enabled ? state.inbox.greeting_message : null;
   return (
-    <div class="log" role="log" aria-label={w.messages} ref={log} tabIndex={0}>
-      {state.inbox && <p class="intro">{greeting || w.typicalReply}</p>}
+    <div class="log" role="log" aria-label={w.messages} aria-busy={state.loading} ref={log} tabIndex={0}>
+      {state.loading ? (
+        <p class="intro">{w.loading}</p>
+      ) : (
+        state.inbox && <p class="intro">{greeting || w.typicalReply}</p>
+      )}
       {state.messages.map((m) => (
         <Message key={m.key} m={m} w={w} language={state.language} retry={() => void session.send(m.content, m.key)} />
       ))}
