@@ -29,10 +29,11 @@ async function freePort(): Promise<number> {
  */
 export async function startDashboard(
   options: Parameters<typeof buildChatTestApp>[1] = {},
+  env: Record<string, string> = {},
 ): Promise<{ t: ChatTestApp; base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const t = await buildChatTestApp({ PUBLIC_URL: base }, options);
+  const t = await buildChatTestApp({ ...env, PUBLIC_URL: base }, options);
   await t.app.listen({ port, host: '127.0.0.1' });
   return { t, base };
 }

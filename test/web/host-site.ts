@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 /**
  * A customer's website on another origin (its own port): its pages embed Chatwoot's snippet as
  * Chatwoot's inbox settings give it, with only BASE_URL pointing at the conversation service.
- * `/?token=...&locale=...&type=...` is a page with the snippet; `/frames?...` frames two pages of
+ * `/<any path>?token=...&locale=...&type=...` is a page with the snippet; `/frames?...` frames two pages of
  * the service directly (to see which ones refuse to be framed).
  */
 export interface HostSite {
@@ -60,9 +60,7 @@ export async function startHostSite(base: string): Promise<HostSite> {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://host.test');
     const body = url.pathname === '/frames' ? framesPage(base, url.searchParams) : snippetPage(base, url.searchParams);
-    res.writeHead(url.pathname === '/' || url.pathname === '/frames' ? 200 : 404, {
-      'content-type': 'text/html; charset=utf-8',
-    });
+    res.writeHead(url.pathname === '/favicon.ico' ? 404 : 200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -3,6 +3,7 @@ import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_TESTS, connectBrowser, screenshotPath, seriousViolations } from '../helpers/browser.js';
 import { client } from '../helpers/http.js';
+import { TestReceiver } from '../helpers/receiver.js';
 import type { ChatTestApp } from '../helpers/test-app.js';
 import { expectAccessible, openPage, seedPeople, startDashboard, type Seeded } from './dashboard.js';
 import { startHostSite, type HostSite } from './host-site.js';
@@ -18,13 +19,20 @@ let people: Seeded;
 let host: HostSite;
 let shop: { id: number; inbox_identifier: string };
 let strict: { id: number; inbox_identifier: string; hmac_token: string };
+let hooks: TestReceiver;
 
 const accountPath = () => `/api/v1/accounts/${people.acme.id}`;
 const api = () => client(t.app, people.paula.token);
 
 beforeAll(async () => {
-  ({ t, base } = await startDashboard({ background: { pollIntervalMs: 25 } }));
+  ({ t, base } = await startDashboard({ background: { pollIntervalMs: 25 } }, { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }));
   people = await seedPeople(t);
+  hooks = await new TestReceiver().start();
+  const hook = await api().post(`${accountPath()}/webhooks`, {
+    url: hooks.url,
+    subscriptions: ['webwidget_triggered'],
+  });
+  expect(hook.status, hook.text).toBe(200);
   const inbox = async (name: string, channel: Record<string, unknown>) => {
     const res = await api().post(`${accountPath()}/inboxes`, {
       name,
@@ -43,6 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await host?.close();
+  await hooks?.stop();
   await t?.close();
 });
 
@@ -101,9 +110,15 @@ describe.skipIf(!BROWSER_TESTS)('the website chat on a customer site', () => {
       `${base}/widget?website_token=${shop.inbox_identifier}`,
     );
     await shot(page, 'open');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'open');
+    await page.setViewportSize({ width: 1280, height: 800 });
     // The panel itself passes axe (run inside the frame's document).
     const panel = page.frames().find((f) => f.url().startsWith(`${base}/widget`))!;
     expect(await seriousViolations(panel as unknown as Page)).toEqual([]);
+
+    // Opening the chat is the spec's webwidget.triggered event (the account's webhook gets it).
+    await expect.poll(() => hooks.received.map((r) => r.json.event)).toContain('webwidget_triggered');
 
     const composer = frame.getByRole('textbox', { name: 'Your message' });
     await composer.fill('Hello! Where is my order #4512?');
@@ -160,6 +175,34 @@ describe.skipIf(!BROWSER_TESTS)('the website chat on a customer site', () => {
 
     // Still one conversation for this visitor.
     expect((await agentView()).map((c) => c.id)).toEqual([conversation.id]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("opens with an ongoing campaign's message on the pages it targets", async () => {
+    const created = await api().post(`${accountPath()}/campaigns`, {
+      title: 'Spring sale',
+      message: 'Spring sale: 20% off all mugs today!',
+      campaign_type: 'ongoing',
+      inbox_id: shop.id,
+      enabled: true,
+      trigger_rules: { url: `${host.origin}/promo/*`, time_on_page: 1 },
+    });
+    expect(created.status, created.text).toBe(200);
+    const { context, page, problems } = await openPage(browser);
+    await page.goto(`${host.origin}/promo/mugs?token=${shop.inbox_identifier}`);
+    // After a second on the page the chat opens by itself with the campaign's message.
+    await bubble(page, 'Close chat').waitFor();
+    const frame = widget(page);
+    await log(frame).getByText('Spring sale: 20% off all mugs today!').waitFor();
+    await shot(page, 'campaign');
+    // The visitor's answer goes into the campaign's conversation.
+    const composer = frame.getByRole('textbox', { name: 'Your message' });
+    await composer.fill('Do you ship to Lisbon?');
+    await composer.press('Enter');
+    await expect
+      .poll(async () => (await agentView()).find((c) => c.messages.includes('Do you ship to Lisbon?'))?.messages)
+      .toEqual(['Spring sale: 20% off all mugs today!', 'Do you ship to Lisbon?']);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -6,6 +6,7 @@ import {
   type HostMessage,
   type WidgetUser,
 } from '../shared/widget/protocol.js';
+import { watchCampaigns } from './campaigns.js';
 import { readCredential, writeCredential } from './cookie.js';
 import { Launcher } from './launcher.js';
 import { LOADER_STRINGS } from './strings.js';
@@ -157,8 +158,15 @@ function createApi(websiteToken: string, baseUrl: string) {
     }
   }
 
-  // A returning visitor gets the (hidden) frame at once, for the unread badge.
+  // A returning visitor gets the (hidden) frame at once, for the unread badge; a new one, the
+  // campaigns meant for the page (the first that fires opens the chat with its message).
   if (readCredential()) launcher.ensureFrame();
+  else
+    watchCampaigns(`${origin}/public/api/v1/inboxes/${encodeURIComponent(websiteToken)}/campaigns`, (campaignId) => {
+      if (api.isOpen || readCredential()) return;
+      send({ type: 'campaign', campaignId });
+      api.toggle('open');
+    });
   return api;
 }
 

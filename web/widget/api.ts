@@ -114,11 +114,12 @@ export function inboxApi(inbox: string) {
           { params: { path: conversation(id, c) } },
         ),
       ),
-    trigger: (id: string) =>
+    /** A widget event: `webwidget.triggered` (the chat opened) or `campaign.triggered` (its conversation starts). */
+    event: (id: string, name: 'webwidget.triggered' | 'campaign.triggered', info: Record<string, unknown>) =>
       answer(
         client.POST('/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/events', {
           params: { path: contact(id) },
-          body: { name: 'webwidget.triggered', event_info: { referer: document.referrer || null } },
+          body: { name, event_info: info },
         }),
       ),
   };

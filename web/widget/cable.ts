@@ -2,7 +2,8 @@
  * The visitor's realtime channel: ActionCable's JSON protocol over /cable (the server's
  * `RoomChannel`, subscribed with the contact's pubsub_token), written small instead of pulling
  * in @rails/actioncable. It reconnects after a drop (1 s, doubling up to 30 s) and after a
- * silence longer than two pings, and calls `onReconnect` so the caller can fetch what it missed.
+ * silence longer than two pings, and calls `onConnected` at each subscription so the caller can
+ * fetch what it missed.
  */
 
 export interface CablePush {
@@ -14,7 +15,8 @@ export interface CableOptions {
   url: string;
   pubsubToken: string;
   onPush: (push: CablePush) => void;
-  onReconnect: () => void;
+  /** Each confirmed subscription (the first and after a drop). */
+  onConnected: () => void;
 }
 
 const STALE_MS = 8_000;
@@ -23,7 +25,6 @@ export class VisitorCable {
   private socket: WebSocket | null = null;
   private stopped = false;
   private retryMs = 1_000;
-  private confirmed = false;
   private lastFrameAt = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly identifier: string;
@@ -67,10 +68,8 @@ export class VisitorCable {
     if (frame.type === 'welcome') {
       this.socket?.send(JSON.stringify({ command: 'subscribe', identifier: this.identifier }));
     } else if (frame.type === 'confirm_subscription' && frame.identifier === this.identifier) {
-      const again = this.confirmed;
-      this.confirmed = true;
       this.retryMs = 1_000;
-      if (again) this.options.onReconnect();
+      this.options.onConnected();
     } else if (!frame.type && frame.identifier === this.identifier) {
       const push = frame.message as Partial<CablePush> | undefined;
       if (push && typeof push.event === 'string' && push.data && typeof push.data === 'object')

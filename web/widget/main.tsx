@@ -51,12 +51,12 @@ const session = new Session(
   {
     api: inboxApi(token),
     post,
-    connect: (pubsubToken, onPush, onReconnect) => {
+    connect: (pubsubToken, onPush, onConnected) => {
       const cable = new VisitorCable({
         url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/cable`,
         pubsubToken,
         onPush,
-        onReconnect,
+        onConnected,
       });
       return () => cable.close();
     },
@@ -100,6 +100,9 @@ function onHostMessage(message: HostMessage) {
       return;
     case 'set-locale':
       setLanguage(message.locale);
+      return;
+    case 'campaign':
+      void session.campaign(message.campaignId);
       return;
     case 'reset':
       session.reset();

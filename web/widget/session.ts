@@ -38,7 +38,8 @@ export interface SessionDeps {
   /** Posts to the host page (the loader). */
   post: (message: FrameMessage) => void;
   /** Connects the realtime channel of a contact; returns how to close it. */
-  connect: (pubsubToken: string, onPush: (push: CablePush) => void, onReconnect: () => void) => () => void;
+  /** `onConnected` runs at each subscription (the first and after a drop): the caller reads what it missed. */
+  connect: (pubsubToken: string, onPush: (push: CablePush) => void, onConnected: () => void) => () => void;
   newEchoId: () => string;
   /** The newest message id this browser showed the visitor, per conversation (storage may be refused: null). */
   seen: { read: (conversationId: number) => number | null; write: (conversationId: number, id: number) => void };
@@ -165,7 +166,8 @@ export class Session {
     const first = !this.state.open;
     this.set({ open: true, unread: 0 });
     const contact = await this.ensureContact();
-    if (first) await this.deps.api.trigger(contact.source_id);
+    if (first)
+      await this.deps.api.event(contact.source_id, 'webwidget.triggered', { referer: document.referrer || null });
     await this.markSeen();
   }
 
@@ -252,9 +254,14 @@ export class Session {
     if (this.state.open) void this.run(() => this.markSeen());
   }
 
-  /** After the channel dropped: what was created meanwhile. */
+  /** Once subscribed (again): what was created meanwhile, or the conversation started meanwhile (a campaign's). */
   private async catchUp(): Promise<void> {
-    if (!this.contact || this.conversationId === null) return;
+    if (!this.contact) return;
+    if (this.conversationId === null) {
+      await this.loadConversation();
+      if (this.state.open) await this.markSeen();
+      return;
+    }
     const after = lastServerId(this.state.messages);
     const missed = await this.deps.api.messages(this.contact.source_id, this.conversationId, after ?? undefined);
     let messages = this.state.messages;
@@ -283,6 +290,14 @@ export class Session {
   /** The public API merges attributes: the nearest to deleting one is clearing its value (decision 0042). */
   deleteCustomAttribute(key: string): Promise<unknown> {
     return this.setCustomAttributes({ [key]: null });
+  }
+
+  /** A campaign fired on the host page: the server starts its conversation, which arrives on the channel. */
+  campaign(campaignId: number): Promise<unknown> {
+    return this.run(async () => {
+      const contact = await this.ensureContact();
+      await this.deps.api.event(contact.source_id, 'campaign.triggered', { campaign_id: campaignId });
+    });
   }
 
   /** Conversation labels need a public route the server does not have yet (decision 0042). */

@@ -26,6 +26,7 @@ export type HostMessage =
   | { type: 'set-label'; label: string }
   | { type: 'remove-label'; label: string }
   | { type: 'set-locale'; locale: string }
+  | { type: 'campaign'; campaignId: number }
   | { type: 'reset' };
 
 /** A message as the widget hands it to the host page (`chatwoot:on-message`). */
@@ -64,6 +65,7 @@ const HOST_TYPES = new Set<string>([
   'set-label',
   'remove-label',
   'set-locale',
+  'campaign',
   'reset',
 ]);
 const FRAME_TYPES = new Set<string>(['loaded', 'credential', 'unread', 'message', 'close', 'error']);
