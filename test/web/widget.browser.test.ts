@@ -207,6 +207,45 @@ describe.skipIf(!BROWSER_TESTS)('the website chat on a customer site', () => {
     await context.close();
   });
 
+  it('outside working hours shows the away message, and campaigns limited to business hours wait', async () => {
+    const closed = await api().post(`${accountPath()}/inboxes`, {
+      name: 'Acme Night Desk',
+      channel: { type: 'web_widget', website_url: 'https://shop.example' },
+      working_hours_enabled: true,
+      timezone: 'America/Sao_Paulo',
+      working_hours: [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day_of_week: day, closed_all_day: true })),
+      out_of_office_message: 'We are closed now. Leave a message and we will e-mail you.',
+    });
+    expect(closed.status, closed.text).toBe(200);
+    const campaign = async (title: string, businessHoursOnly: boolean, seconds: number) => {
+      const res = await api().post(`${accountPath()}/campaigns`, {
+        title,
+        message: `${title}!`,
+        campaign_type: 'ongoing',
+        inbox_id: closed.body.id,
+        enabled: true,
+        trigger_only_during_business_hours: businessHoursOnly,
+        trigger_rules: { url: `${host.origin}/night*`, time_on_page: seconds },
+      });
+      expect(res.status, res.text).toBe(200);
+    };
+    await campaign('Office hours offer', true, 0);
+    await campaign('Night owl offer', false, 1);
+    const { context, page, problems } = await openPage(browser);
+    await page.goto(`${host.origin}/night?token=${closed.body.inbox_identifier}`);
+    // The first campaign (business hours only) would have fired at once and left the cookie that
+    // stops the second; the second opening the chat shows the first never fired.
+    await bubble(page, 'Close chat').waitFor();
+    const frame = widget(page);
+    await log(frame).getByText('Night owl offer!').waitFor();
+    expect(await log(frame).getByText('Office hours offer!').count()).toBe(0);
+    await log(frame).getByText('We are closed now. Leave a message and we will e-mail you.').waitFor();
+    await frame.getByText('We are away right now').waitFor();
+    await shot(page, 'away');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("speaks Portuguese when the site's settings say pt_BR", async () => {
     const { context, page, problems } = await openPage(browser);
     await page.goto(`${host.origin}/?token=${shop.inbox_identifier}&locale=pt_BR&type=expanded_bubble`);

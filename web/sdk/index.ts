@@ -162,7 +162,7 @@ function createApi(websiteToken: string, baseUrl: string) {
   // campaigns meant for the page (the first that fires opens the chat with its message).
   if (readCredential()) launcher.ensureFrame();
   else
-    watchCampaigns(`${origin}/public/api/v1/inboxes/${encodeURIComponent(websiteToken)}/campaigns`, (campaignId) => {
+    watchCampaigns(`${origin}/public/api/v1/inboxes/${encodeURIComponent(websiteToken)}`, (campaignId) => {
       if (api.isOpen || readCredential()) return;
       send({ type: 'campaign', campaignId });
       api.toggle('open');

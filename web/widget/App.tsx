@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { isOpenAt } from '../shared/widget/hours.js';
 import { DICTIONARY, messageTime, type Words } from './i18n.js';
 import type { Session, WidgetState } from './session.js';
 import type { Shown } from './timeline.js';
@@ -22,6 +23,7 @@ export function App({ session, standalone, onClose }: AppProps) {
   const state = useSession(session);
   const w = DICTIONARY[state.language];
   const problem = state.problem ? w[state.problem] : null;
+  const away = state.inbox !== null && !isOpenAt(state.inbox, new Date());
   return (
     <main class="panel" aria-label={state.inbox?.name ?? w.chat}>
       <header class="head">
@@ -30,7 +32,7 @@ export function App({ session, standalone, onClose }: AppProps) {
         </div>
         <div class="title">
           <h1>{state.inbox?.name ?? w.chat}</h1>
-          <p>{w.online}</p>
+          <p>{away ? w.away : w.online}</p>
         </div>
         {!standalone && (
           <button type="button" class="close" aria-label={w.close} onClick={onClose}>
@@ -40,7 +42,7 @@ export function App({ session, standalone, onClose }: AppProps) {
           </button>
         )}
       </header>
-      <Conversation session={session} state={state} w={w} />
+      <Conversation session={session} state={state} w={w} away={away} />
       {problem && (
         <p class="problem" role="alert">
           {problem}
@@ -52,7 +54,15 @@ export function App({ session, standalone, onClose }: AppProps) {
   );
 }
 
-function Conversation({ session, state, w }: { session: Session; state: WidgetState; w: Words }) {
+interface ConversationProps {
+  session: Session;
+  state: WidgetState;
+  w: Words;
+  /** Outside the inbox's working hours: its away message shows. */
+  away: boolean;
+}
+
+function Conversation({ session, state, w, away }: ConversationProps) {
   const log = useRef<HTMLDivElement>(null);
   const count = state.messages.length;
   useEffect(() => {
@@ -67,6 +77,7 @@ function Conversation({ session, state, w }: { session: Session; state: WidgetSt
       ) : (
         state.inbox && <p class="intro">{greeting || w.typicalReply}</p>
       )}
+      {away && state.inbox?.out_of_office_message && <p class="intro away">{state.inbox.out_of_office_message}</p>}
       {state.messages.map((m) => (
         <Message key={m.key} m={m} w={w} language={state.language} retry={() => void session.send(m.content, m.key)} />
       ))}

@@ -8,6 +8,7 @@ import { widgetLanguage } from '../shared/widget/protocol.js';
  */
 const en = {
   online: 'We are here to help',
+  away: 'We are away right now',
   typicalReply: 'Ask us anything, we will reply here.',
   close: 'Close chat',
   messages: 'Messages',
@@ -33,6 +34,7 @@ export type Words = typeof en;
 
 const ptBR: Words = {
   online: 'Estamos aqui para ajudar',
+  away: 'Estamos ausentes agora',
   typicalReply: 'Pergunte o que quiser, respondemos por aqui.',
   close: 'Fechar o chat',
   messages: 'Mensagens',
