@@ -5,7 +5,7 @@ import { BROWSER_TESTS, connectBrowser, screenshotPath, seriousViolations } from
 import { client } from '../helpers/http.js';
 import { TestReceiver } from '../helpers/receiver.js';
 import type { ChatTestApp } from '../helpers/test-app.js';
-import { expectAccessible, openPage, seedPeople, startDashboard, type Seeded } from './dashboard.js';
+import { expectAccessible, openPage, seedPeople, signIn, startDashboard, type Seeded } from './dashboard.js';
 import { startHostSite, type HostSite } from './host-site.js';
 
 // The website chat as a customer's site embeds it: Chatwoot's snippet on a page of another
@@ -127,6 +127,12 @@ describe.skipIf(!BROWSER_TESTS)('the website chat on a customer site', () => {
       .poll(async () => (await agentView()).flatMap((c) => c.messages))
       .toContain('Hello! Where is my order #4512?');
     const [conversation] = await agentView();
+    // An agent sees it in the dashboard (a second browser).
+    const agent = await openPage(browser);
+    await signIn(agent.page, base, people.paula.email);
+    await agent.page.goto(`${base}/app/accounts/${people.acme.id}/conversations/${conversation.id}?assignee=all`);
+    await agent.page.getByRole('log', { name: 'Messages' }).getByText('Hello! Where is my order #4512?').waitFor();
+    await agent.context.close();
     // Shown once, however it came back (the answer and the channel's echo carry the same echo_id).
     await expect.poll(() => log(frame).getByText('Hello! Where is my order #4512?').count()).toBe(1);
 
@@ -255,6 +261,9 @@ describe.skipIf(!BROWSER_TESTS)('the website chat on a customer site', () => {
     await bubble(page, /^Abrir o chat/).click();
     const frame = widget(page);
     await frame.getByText('Estamos aqui para ajudar').waitFor();
+    // Another visitor of the same inbox: none of the first visitor's conversation.
+    expect(await log(frame).getByText('Hello! Where is my order #4512?').count()).toBe(0);
+    expect(await log(frame).locator('.msg').count()).toBe(0);
     expect(await frame.getByRole('textbox', { name: 'Sua mensagem' }).getAttribute('placeholder')).toBe(
       'Digite sua mensagem…',
     );
