@@ -1,92 +1,42 @@
 import { createHmac } from 'node:crypto';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_TESTS, connectBrowser, screenshotPath, seriousViolations } from '../helpers/browser.js';
-import { client } from '../helpers/http.js';
-import { TestReceiver } from '../helpers/receiver.js';
-import type { ChatTestApp } from '../helpers/test-app.js';
-import { expectAccessible, openPage, seedPeople, signIn, startDashboard, type Seeded } from './dashboard.js';
-import { startHostSite, type HostSite } from './host-site.js';
+import { BROWSER_TESTS, seriousViolations } from '../helpers/browser.js';
+import { expectAccessible, openPage, signIn } from './dashboard.js';
+import type { HostSite } from './host-site.js';
+import {
+  accountPath as siteAccountPath,
+  agentApi,
+  agentSays,
+  agentView,
+  bubble,
+  log,
+  shot,
+  startWidgetSite,
+  widget,
+  type WidgetSite,
+} from './widget-site.js';
 
 // The website chat as a customer's site embeds it: Chatwoot's snippet on a page of another
 // origin, the bubble, the visitor's message reaching the agents, their reply reaching the visitor
 // live (private notes never), the unread badge, the conversation kept across reloads, Portuguese,
-// identity checked on an HMAC-mandatory inbox, and which of the service's pages may be framed.
-let t: ChatTestApp;
+// identity checked on an HMAC-mandatory inbox, the site's calls, and which pages may be framed.
+let site: WidgetSite;
 let base: string;
 let browser: Browser;
-let people: Seeded;
 let host: HostSite;
-let shop: { id: number; inbox_identifier: string };
-let strict: { id: number; inbox_identifier: string; hmac_token: string };
-let hooks: TestReceiver;
-
-const accountPath = () => `/api/v1/accounts/${people.acme.id}`;
-const api = () => client(t.app, people.paula.token);
+let shop: WidgetSite['shop'];
 
 beforeAll(async () => {
-  ({ t, base } = await startDashboard({ background: { pollIntervalMs: 25 } }, { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }));
-  people = await seedPeople(t);
-  hooks = await new TestReceiver().start();
-  const hook = await api().post(`${accountPath()}/webhooks`, {
-    url: hooks.url,
-    subscriptions: ['webwidget_triggered'],
-  });
-  expect(hook.status, hook.text).toBe(200);
-  const inbox = async (name: string, channel: Record<string, unknown>) => {
-    const res = await api().post(`${accountPath()}/inboxes`, {
-      name,
-      channel: { type: 'web_widget', website_url: 'https://shop.example', ...channel },
-      greeting_enabled: true,
-      greeting_message: 'Hi there! Ask us anything about your order.',
-    });
-    expect(res.status, res.text).toBe(200);
-    return res.body;
-  };
-  shop = await inbox('Acme Shop', {});
-  strict = await inbox('Acme Members', { hmac_mandatory: true });
-  host = await startHostSite(base);
-  browser = await connectBrowser();
+  site = await startWidgetSite();
+  ({ base, browser, host, shop } = site);
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  await hooks?.stop();
-  await t?.close();
+  await site?.close();
 });
 
-const bubble = (page: Page, name: RegExp | string = /^(Open|Close) chat/) => page.getByRole('button', { name });
-const widget = (page: Page) => page.frameLocator('#chatwoot_live_chat_widget');
-const log = (frame: FrameLocator) => frame.getByRole('log', { name: /Messages|Mensagens/ });
-
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: screenshotPath(`widget-${name}-${page.viewportSize()?.width}.png`) });
-}
-
-/** The conversations of the shop inbox as the agents' API lists them, with their messages. */
-async function agentView() {
-  const list = await api().get(`${accountPath()}/conversations?inbox_id=${shop.id}&status=all&assignee_type=all`);
-  expect(list.status, list.text).toBe(200);
-  const conversations = list.body.data.payload as { id: number }[];
-  return Promise.all(
-    conversations.map(async (c) => {
-      const res = await api().get(`${accountPath()}/conversations/${c.id}/messages`);
-      return {
-        id: c.id,
-        messages: (res.body.payload as { content: string; message_type: number }[]).map((m) => m.content),
-      };
-    }),
-  );
-}
-
-async function agentSays(conversationId: number, content: string, isPrivate = false) {
-  const res = await api().post(`${accountPath()}/conversations/${conversationId}/messages`, {
-    content,
-    message_type: 'outgoing',
-    private: isPrivate,
-  });
-  expect(res.status, res.text).toBe(200);
-}
+const accountPath = () => siteAccountPath(site);
+const api = () => agentApi(site);
 
 describe.skipIf(!BROWSER_TESTS)('the website chat on a customer site', () => {
   it('talks both ways, live, and keeps the conversation across reloads', async () => {
@@ -118,27 +68,27 @@ describe.skipIf(!BROWSER_TESTS)('the website chat on a customer site', () => {
     expect(await seriousViolations(panel as unknown as Page)).toEqual([]);
 
     // Opening the chat is the spec's webwidget.triggered event (the account's webhook gets it).
-    await expect.poll(() => hooks.received.map((r) => r.json.event)).toContain('webwidget_triggered');
+    await expect.poll(() => site.hooks.received.map((r) => r.json.event)).toContain('webwidget_triggered');
 
     const composer = frame.getByRole('textbox', { name: 'Your message' });
     await composer.fill('Hello! Where is my order #4512?');
     await composer.press('Enter');
     await expect
-      .poll(async () => (await agentView()).flatMap((c) => c.messages))
+      .poll(async () => (await agentView(site)).flatMap((c) => c.messages))
       .toContain('Hello! Where is my order #4512?');
-    const [conversation] = await agentView();
+    const [conversation] = await agentView(site);
     // An agent sees it in the dashboard (a second browser).
     const agent = await openPage(browser);
-    await signIn(agent.page, base, people.paula.email);
-    await agent.page.goto(`${base}/app/accounts/${people.acme.id}/conversations/${conversation.id}?assignee=all`);
+    await signIn(agent.page, base, site.people.paula.email);
+    await agent.page.goto(`${base}/app/accounts/${site.people.acme.id}/conversations/${conversation.id}?assignee=all`);
     await agent.page.getByRole('log', { name: 'Messages' }).getByText('Hello! Where is my order #4512?').waitFor();
     await agent.context.close();
     // Shown once, however it came back (the answer and the channel's echo carry the same echo_id).
     await expect.poll(() => log(frame).getByText('Hello! Where is my order #4512?').count()).toBe(1);
 
     // A private note never reaches the visitor; the reply does, live.
-    await agentSays(conversation.id, 'Internal: check the warehouse first.', true);
-    await agentSays(conversation.id, 'Hi! Paula here, it ships tomorrow.');
+    await agentSays(site, conversation.id, 'Internal: check the warehouse first.', true);
+    await agentSays(site, conversation.id, 'Hi! Paula here, it ships tomorrow.');
     await log(frame).getByText('Hi! Paula here, it ships tomorrow.').waitFor();
     expect(await log(frame).getByText('Internal: check the warehouse first.').count()).toBe(0);
     expect(await page.evaluate('window.received.map((m) => m.content)')).toEqual([
@@ -149,7 +99,7 @@ describe.skipIf(!BROWSER_TESTS)('the website chat on a customer site', () => {
 
     // Closed, a new reply shows as unread on the bubble.
     await bubble(page, 'Close chat').click();
-    await agentSays(conversation.id, 'Your tracking code is PT123.');
+    await agentSays(site, conversation.id, 'Your tracking code is PT123.');
     await bubble(page, 'Open chat (1 unread messages)').waitFor();
     await shot(page, 'unread');
 
@@ -180,74 +130,7 @@ describe.skipIf(!BROWSER_TESTS)('the website chat on a customer site', () => {
     await bubble(page, 'Open chat').waitFor();
 
     // Still one conversation for this visitor.
-    expect((await agentView()).map((c) => c.id)).toEqual([conversation.id]);
-    expect(problems).toEqual([]);
-    await context.close();
-  });
-
-  it("opens with an ongoing campaign's message on the pages it targets", async () => {
-    const created = await api().post(`${accountPath()}/campaigns`, {
-      title: 'Spring sale',
-      message: 'Spring sale: 20% off all mugs today!',
-      campaign_type: 'ongoing',
-      inbox_id: shop.id,
-      enabled: true,
-      trigger_rules: { url: `${host.origin}/promo/*`, time_on_page: 1 },
-    });
-    expect(created.status, created.text).toBe(200);
-    const { context, page, problems } = await openPage(browser);
-    await page.goto(`${host.origin}/promo/mugs?token=${shop.inbox_identifier}`);
-    // After a second on the page the chat opens by itself with the campaign's message.
-    await bubble(page, 'Close chat').waitFor();
-    const frame = widget(page);
-    await log(frame).getByText('Spring sale: 20% off all mugs today!').waitFor();
-    await shot(page, 'campaign');
-    // The visitor's answer goes into the campaign's conversation.
-    const composer = frame.getByRole('textbox', { name: 'Your message' });
-    await composer.fill('Do you ship to Lisbon?');
-    await composer.press('Enter');
-    await expect
-      .poll(async () => (await agentView()).find((c) => c.messages.includes('Do you ship to Lisbon?'))?.messages)
-      .toEqual(['Spring sale: 20% off all mugs today!', 'Do you ship to Lisbon?']);
-    expect(problems).toEqual([]);
-    await context.close();
-  });
-
-  it('outside working hours shows the away message, and campaigns limited to business hours wait', async () => {
-    const closed = await api().post(`${accountPath()}/inboxes`, {
-      name: 'Acme Night Desk',
-      channel: { type: 'web_widget', website_url: 'https://shop.example' },
-      working_hours_enabled: true,
-      timezone: 'America/Sao_Paulo',
-      working_hours: [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day_of_week: day, closed_all_day: true })),
-      out_of_office_message: 'We are closed now. Leave a message and we will e-mail you.',
-    });
-    expect(closed.status, closed.text).toBe(200);
-    const campaign = async (title: string, businessHoursOnly: boolean, seconds: number) => {
-      const res = await api().post(`${accountPath()}/campaigns`, {
-        title,
-        message: `${title}!`,
-        campaign_type: 'ongoing',
-        inbox_id: closed.body.id,
-        enabled: true,
-        trigger_only_during_business_hours: businessHoursOnly,
-        trigger_rules: { url: `${host.origin}/night*`, time_on_page: seconds },
-      });
-      expect(res.status, res.text).toBe(200);
-    };
-    await campaign('Office hours offer', true, 0);
-    await campaign('Night owl offer', false, 1);
-    const { context, page, problems } = await openPage(browser);
-    await page.goto(`${host.origin}/night?token=${closed.body.inbox_identifier}`);
-    // The first campaign (business hours only) would have fired at once and left the cookie that
-    // stops the second; the second opening the chat shows the first never fired.
-    await bubble(page, 'Close chat').waitFor();
-    const frame = widget(page);
-    await log(frame).getByText('Night owl offer!').waitFor();
-    expect(await log(frame).getByText('Office hours offer!').count()).toBe(0);
-    await log(frame).getByText('We are closed now. Leave a message and we will e-mail you.').waitFor();
-    await frame.getByText('We are away right now').waitFor();
-    await shot(page, 'away');
+    expect((await agentView(site)).map((c) => c.id)).toEqual([conversation.id]);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -275,13 +158,13 @@ describe.skipIf(!BROWSER_TESTS)('the website chat on a customer site', () => {
 
   it('identifies the visitor on an HMAC-mandatory inbox only with a valid hash', async () => {
     const { context, page } = await openPage(browser);
-    await page.goto(`${host.origin}/?token=${strict.inbox_identifier}`);
+    await page.goto(`${host.origin}/?token=${site.strict.inbox_identifier}`);
     await bubble(page, 'Open chat').waitFor();
     await page.evaluate(
       `window.$chatwoot.setUser('member-42', { name: 'Marta', email: 'marta@example.test', identifier_hash: 'wrong' })`,
     );
     await expect.poll(() => page.evaluate('window.errors.map((e) => e.code)')).toEqual(['hmac_failed']);
-    const hash = createHmac('sha256', strict.hmac_token).update('member-42').digest('hex');
+    const hash = createHmac('sha256', site.strict.hmac_token).update('member-42').digest('hex');
     await page.evaluate(
       `window.$chatwoot.setUser('member-42', { name: 'Marta', email: 'marta@example.test', identifier_hash: '${hash}' })`,
     );

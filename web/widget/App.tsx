@@ -64,18 +64,42 @@ interface ConversationProps {
 
 function Conversation({ session, state, w, away }: ConversationProps) {
   const log = useRef<HTMLDivElement>(null);
-  const count = state.messages.length;
+  const lastKey = state.messages[state.messages.length - 1]?.key;
+  // A newer message (or opening) scrolls to the bottom; older ones loaded on top keep the view still.
   useEffect(() => {
     const el = log.current;
     if (el) el.scrollTop = el.scrollHeight;
-  }, [count, state.open]);
+  }, [lastKey, state.open]);
+  const heightBefore = useRef(0);
+  const firstKey = state.messages[0]?.key;
+  useEffect(() => {
+    const el = log.current;
+    if (el && heightBefore.current) el.scrollTop += el.scrollHeight - heightBefore.current;
+    heightBefore.current = 0;
+  }, [firstKey]);
+  const onScroll = () => {
+    const el = log.current;
+    if (!el || el.scrollTop > 40 || !state.hasOlder || heightBefore.current) return;
+    heightBefore.current = el.scrollHeight;
+    void session.loadOlder().then(() => {
+      if (session.state.messages[0]?.key === firstKey) heightBefore.current = 0;
+    });
+  };
   const greeting = state.inbox?.greeting_enabled ? state.inbox.greeting_message : null;
   return (
-    <div class="log" role="log" aria-label={w.messages} aria-busy={state.loading} ref={log} tabIndex={0}>
+    <div
+      class="log"
+      role="log"
+      aria-label={w.messages}
+      aria-busy={state.loading}
+      ref={log}
+      tabIndex={0}
+      onScroll={onScroll}
+    >
       {state.loading ? (
         <p class="intro">{w.loading}</p>
       ) : (
-        state.inbox && <p class="intro">{greeting || w.typicalReply}</p>
+        state.inbox && !state.hasOlder && <p class="intro">{greeting || w.typicalReply}</p>
       )}
       {away && state.inbox?.out_of_office_message && <p class="intro away">{state.inbox.out_of_office_message}</p>}
       {state.messages.map((m) => (

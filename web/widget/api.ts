@@ -26,6 +26,9 @@ export type PublicAttachment = Pick<
 export type PublicMessage = Omit<MessageAnswer, 'attachments'> & { attachments: PublicAttachment[] };
 export type ContactFields = NonNullable<paths[`${P}/contacts`]['post']['requestBody']>['content']['application/json'];
 
+/** Messages per page of the public list (before the newest, or before an id). */
+export const MESSAGE_PAGE = 20;
+
 let language = 'en';
 const client = createApiClient<paths>({
   credentials: () => ({}),
@@ -93,11 +96,12 @@ export function inboxApi(inbox: string) {
           body: {},
         }),
       ),
-    messages: (id: string, c: number, after?: number) =>
+    /** The latest 20; the 20 before `before`; the 100 after `after` (ids). */
+    messages: (id: string, c: number, query: { before?: number; after?: number } = {}) =>
       answer(
         client.GET(
           '/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}/messages',
-          { params: { path: conversation(id, c), query: after === undefined ? {} : { after } } },
+          { params: { path: conversation(id, c), query } },
         ),
       ),
     send: (id: string, c: number, content: string, echoId: string) =>

@@ -2,6 +2,7 @@ import type { ApiError } from '../shared/api/errors.js';
 import type { Language } from '../shared/i18n/language.js';
 import type { FrameMessage, WidgetUser } from '../shared/widget/protocol.js';
 import {
+  MESSAGE_PAGE,
   isApiError,
   type ContactFields,
   type InboxApi,
@@ -31,6 +32,8 @@ export interface WidgetState {
   open: boolean;
   unread: number;
   language: Language;
+  /** The conversation has messages before the first one shown (a full page came back). */
+  hasOlder: boolean;
 }
 
 export interface SessionDeps {
@@ -67,6 +70,7 @@ export class Session {
       open: false,
       unread: 0,
       language,
+      hasOlder: false,
     };
   }
 
@@ -143,6 +147,7 @@ export class Session {
     this.lastSeenAt = newest.contact_last_seen_at ? Date.parse(newest.contact_last_seen_at) / 1000 : 0;
     const messages = (await this.deps.api.messages(contact.source_id, newest.id)).map(fromServer);
     this.set({
+      hasOlder: messages.length >= MESSAGE_PAGE,
       messages,
       status: newest.status,
       unread: this.state.open ? 0 : unreadAfter(messages, this.lastSeenAt, this.deps.seen.read(newest.id)),
@@ -263,11 +268,25 @@ export class Session {
       return;
     }
     const after = lastServerId(this.state.messages);
-    const missed = await this.deps.api.messages(this.contact.source_id, this.conversationId, after ?? undefined);
+    const missed = await this.deps.api.messages(this.contact.source_id, this.conversationId, {
+      after: after ?? undefined,
+    });
     let messages = this.state.messages;
     for (const m of missed) messages = merge(messages, fromServer(m));
     const seenId = this.deps.seen.read(this.conversationId);
     this.set({ messages, unread: this.state.open ? 0 : unreadAfter(messages, this.lastSeenAt, seenId) });
+  }
+
+  /** The page of messages before the first one shown (the visitor scrolled to the top). */
+  loadOlder(): Promise<unknown> {
+    return this.run(async () => {
+      const first = this.state.messages.find((m) => m.id !== null)?.id;
+      if (!this.contact || this.conversationId === null || !this.state.hasOlder || first == null) return;
+      const older = await this.deps.api.messages(this.contact.source_id, this.conversationId, { before: first });
+      let messages = this.state.messages;
+      for (const m of older) messages = merge(messages, fromServer(m));
+      this.set({ messages, hasOlder: older.length >= MESSAGE_PAGE });
+    });
   }
 
   /** setUser: the contact gets the identity (created with it when there is none yet). */
@@ -316,6 +335,6 @@ export class Session {
     this.contact = null;
     this.conversationId = null;
     this.lastSeenAt = 0;
-    this.set({ messages: [], status: null, unread: 0, open: false, problem: null });
+    this.set({ messages: [], status: null, unread: 0, open: false, problem: null, hasOlder: false });
   }
 }
