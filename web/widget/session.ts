@@ -11,7 +11,7 @@ import {
   type PublicMessage,
 } from './api.js';
 import type { CablePush } from './cable.js';
-import { applyPush, fromServer, lastServerId, merge, unreadAfter, type Shown } from './timeline.js';
+import { applyPush, forHost, fromServer, lastServerId, merge, unreadAfter, type Shown } from './timeline.js';
 
 /**
  * The visitor's side of the chat, without the DOM: the inbox, the contact (created at the first
@@ -245,17 +245,7 @@ export class Session {
     const fromAgent = added && message.message_type !== 0;
     this.set({ messages, unread: this.state.unread + (fromAgent && !this.state.open ? 1 : 0) });
     if (!fromAgent) return;
-    this.deps.post({
-      type: 'message',
-      message: {
-        id: message.id,
-        content: message.content,
-        message_type: message.message_type,
-        created_at: message.created_at,
-        conversation_id: message.conversation_id,
-        sender: message.sender ? { name: message.sender.name, type: message.sender.type } : null,
-      },
-    });
+    this.deps.post({ type: 'message', message: forHost(message) });
     if (this.state.open) void this.run(() => this.markSeen());
   }
 

@@ -1,3 +1,4 @@
+import type { WidgetMessage } from '../shared/widget/protocol.js';
 import type { PublicAttachment, PublicMessage } from './api.js';
 
 /**
@@ -86,3 +87,13 @@ export function lastServerId(list: readonly Shown[]): number | null {
  */
 export const unreadAfter = (list: readonly Shown[], seenAt: number, seenId: number | null): number =>
   list.filter((m) => !m.mine && m.createdAt >= Math.floor(seenAt) && (seenId === null || (m.id ?? 0) > seenId)).length;
+
+/** A message as the host page gets it (`chatwoot:on-message`): the public fields, the sender's name and kind. */
+export const forHost = (m: PublicMessage): WidgetMessage => ({
+  id: m.id,
+  content: m.content,
+  message_type: m.message_type,
+  created_at: m.created_at,
+  conversation_id: m.conversation_id,
+  sender: m.sender ? { name: m.sender.name, type: m.sender.type } : null,
+});
