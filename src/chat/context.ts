@@ -34,7 +34,12 @@ export type Actor =
    * An automation rule applying its actions (src/chat/modules/automation-rules): administrator
    * powers in its account, but no user (userId null). Events it causes carry origin 'automation'.
    */
-  | { readonly type: 'automation'; readonly ruleId: number };
+  | { readonly type: 'automation'; readonly ruleId: number }
+  /**
+   * Ponte itself, doing background work in an account (lead scoring's recalculations, SLA checks):
+   * administrator powers there, no user. Its events carry no origin, so automation rules see them.
+   */
+  | { readonly type: 'system' };
 
 /**
  * The context of a request on account data: which account (from the path alone) and who acts
@@ -50,6 +55,14 @@ export interface AccountContext {
 }
 
 export const isAdmin = (ctx: AccountContext) => ctx.role === 'administrator';
+
+/** The context of background work in an account: the system actor, with administrator powers. */
+export const systemContext = (accountId: number): AccountContext => ({
+  accountId,
+  actor: { type: 'system' },
+  role: 'administrator',
+  userId: null,
+});
 
 /** The `origin` of the events a context causes: 'automation' for rule actions (rules skip those), else null. */
 export const eventOrigin = (ctx: AccountContext) => (ctx.actor.type === 'automation' ? 'automation' : null);

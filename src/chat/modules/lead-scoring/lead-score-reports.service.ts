@@ -1,9 +1,8 @@
 import { invalidField } from '../../../core/http/errors.js';
 import { rangeOf } from '../../../core/http/timestamps.js';
-import { assertStaff, type AccountContext, type ChatDeps } from '../../context.js';
+import { assertStaff, systemContext, type AccountContext, type ChatDeps } from '../../context.js';
 import { presentCard, scoreCategory } from '../pipelines/pipeline-cards.presenter.js';
 import type { PipelineCardsService } from '../pipelines/pipeline-cards.service.js';
-import { systemContext } from './lead-score.engine.js';
 import * as repo from './lead-score-reports.repository.js';
 import type { RangeQuery, TopLeadsQuery, TrendsQuery } from './lead-score.schema.js';
 import { t } from '../../../core/i18n/catalogue.js';

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import { parseJsonObject } from '../../../core/time.js';
-import type { AccountContext, Q, Trx } from '../../context.js';
+import { systemContext, type AccountContext, type Q, type Trx } from '../../context.js';
 import type { LeadScorer } from '../pipelines/card-scoring.service.js';
 import { presentCard, scoreCategory } from '../pipelines/pipeline-cards.presenter.js';
 import type { PipelineCardsService } from '../pipelines/pipeline-cards.service.js';
@@ -36,14 +36,6 @@ export function checklistPoints(card: Pick<PipelineCard, 'qualification_checklis
   }
   return points;
 }
-
-/** The context lead scoring acts in: the system (no user), not an automation, so automations still see score changes. */
-export const systemContext = (accountId: number): AccountContext => ({
-  accountId,
-  actor: { type: 'platform', platformAppId: 0 },
-  role: 'administrator',
-  userId: null,
-});
 
 /** The card's own attributes, which every condition may name. */
 function cardAttributes(view: CardView): Record<string, unknown> {

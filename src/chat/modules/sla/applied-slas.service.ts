@@ -1,6 +1,6 @@
 import { notFound } from '../../../core/http/errors.js';
 import { toIso } from '../../../core/time.js';
-import type { AccountContext, ChatDeps, Q, Trx } from '../../context.js';
+import { systemContext, type AccountContext, type ChatDeps, type Q, type Trx } from '../../context.js';
 import type { Conversation, Inbox } from '../../db/schema.js';
 import { emitChatEvent, type ConversationRefs } from '../../events.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
@@ -65,14 +65,6 @@ function evaluate(row: AppliedSla, now: number, recorded: readonly SlaEvent[]) {
   const status: AppliedSlaStatus = keys.size > 0 ? 'missed' : open ? 'active' : 'hit';
   return { passed, status, nextCheck };
 }
-
-/** The acting context of background work in an account (administrator powers, no user). */
-const systemContext = (accountId: number): AccountContext => ({
-  accountId,
-  actor: { type: 'automation', ruleId: 0 },
-  role: 'administrator',
-  userId: null,
-});
 
 /**
  * SLA policies applied to conversations, and their deadlines (docs/spec/decisions.md §10): first response
