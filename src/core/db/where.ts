@@ -10,3 +10,15 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 export function sameValueNoIndex(column: string, value: number): RawBuilder<SqlBool> {
   return sql<SqlBool>`+${sql.ref(column)} = ${value}`;
 }
+
+/**
+ * The rows of one account with the listed primary keys: `+account_id = ? and id in (...)`
+ * (duplicates dropped; an empty list matches nothing). The account check is `sameValueNoIndex`'s,
+ * so SQLite fetches the listed rows instead of walking the account's index. For the lookups that
+ * present a page (its contacts, teams, inboxes, cards...) in one query per table.
+ */
+export function idsInAccount(accountId: number, ids: readonly number[]): RawBuilder<SqlBool> {
+  if (ids.length === 0) return sql<SqlBool>`1 = 0`;
+  const unique = [...new Set(ids)];
+  return sql<SqlBool>`(${sameValueNoIndex('account_id', accountId)} and ${sql.ref('id')} in (${sql.join(unique)}))`;
+}

@@ -1,4 +1,4 @@
-import { sameValueNoIndex } from '../../../core/db/where.js';
+import { idsInAccount } from '../../../core/db/where.js';
 import type { Q } from '../../context.js';
 
 /**
@@ -12,8 +12,7 @@ export async function contactsByIds(q: Q, accountId: number, ids: number[]) {
   return q
     .selectFrom('contacts')
     .selectAll()
-    .where(sameValueNoIndex('account_id', accountId))
-    .where('id', 'in', ids)
+    .where(idsInAccount(accountId, ids))
     .execute();
 }
 
@@ -22,8 +21,7 @@ export async function teamsByIds(q: Q, accountId: number, ids: number[]) {
   return q
     .selectFrom('teams')
     .selectAll()
-    .where(sameValueNoIndex('account_id', accountId))
-    .where('id', 'in', ids)
+    .where(idsInAccount(accountId, ids))
     .execute();
 }
 
@@ -32,8 +30,7 @@ export async function inboxesByIds(q: Q, accountId: number, ids: number[]) {
   return q
     .selectFrom('inboxes')
     .select(['id', 'name', 'channel_type'])
-    .where(sameValueNoIndex('account_id', accountId))
-    .where('id', 'in', ids)
+    .where(idsInAccount(accountId, ids))
     .execute();
 }
 
@@ -42,7 +39,6 @@ export async function contactInboxesByIds(q: Q, accountId: number, ids: number[]
   return q
     .selectFrom('contact_inboxes')
     .select(['id', 'source_id', 'hmac_verified'])
-    .where(sameValueNoIndex('account_id', accountId))
-    .where('id', 'in', ids)
+    .where(idsInAccount(accountId, ids))
     .execute();
 }

@@ -1,4 +1,4 @@
-import { sameValueNoIndex } from '../../../core/db/where.js';
+import { idsInAccount } from '../../../core/db/where.js';
 import type { Insertable, Updateable } from 'kysely';
 import type { Q } from '../../context.js';
 import type { Message, MessagesTable } from '../../db/schema.js';
@@ -57,8 +57,7 @@ export async function messagesByIds(q: Q, accountId: number, ids: number[]): Pro
   return q
     .selectFrom('messages')
     .selectAll()
-    .where(sameValueNoIndex('account_id', accountId))
-    .where('id', 'in', ids)
+    .where(idsInAccount(accountId, ids))
     .execute();
 }
 
@@ -138,8 +137,7 @@ export async function contactSenders(q: Q, accountId: number, ids: number[]) {
   return q
     .selectFrom('contacts')
     .selectAll()
-    .where(sameValueNoIndex('account_id', accountId))
-    .where('id', 'in', ids)
+    .where(idsInAccount(accountId, ids))
     .execute();
 }
 

@@ -1,4 +1,4 @@
-import { sameValueNoIndex } from '../../../core/db/where.js';
+import { idsInAccount } from '../../../core/db/where.js';
 import type { Q } from '../../context.js';
 
 /* Read-only lookups for presenting a page of cards: one query each, whatever the page size. */
@@ -18,8 +18,7 @@ export async function contactNames(q: Q, accountId: number, ids: number[]): Prom
   const rows = await q
     .selectFrom('contacts')
     .select(['id', 'name'])
-    .where('id', 'in', [...new Set(ids)])
-    .where(sameValueNoIndex('account_id', accountId))
+    .where(idsInAccount(accountId, ids))
     .execute();
   return new Map(rows.map((r) => [r.id, r.name]));
 }
@@ -29,8 +28,7 @@ export async function conversationNumbers(q: Q, accountId: number, ids: number[]
   const rows = await q
     .selectFrom('conversations')
     .select(['id', 'display_id'])
-    .where('id', 'in', [...new Set(ids)])
-    .where(sameValueNoIndex('account_id', accountId))
+    .where(idsInAccount(accountId, ids))
     .execute();
   return new Map(rows.map((r) => [r.id, r.display_id]));
 }

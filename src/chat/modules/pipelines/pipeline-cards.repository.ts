@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
-import { sameValueNoIndex } from '../../../core/db/where.js';
+import { idsInAccount } from '../../../core/db/where.js';
 import type { Q } from '../../context.js';
 import type { CardStatus, PipelineCard, PipelineCardsTable } from './pipelines.tables.js';
 import * as counts from './stage-counts.repository.js';
@@ -53,8 +53,7 @@ export async function findCards(q: Q, accountId: number, ids: number[]): Promise
   return q
     .selectFrom('pipeline_cards')
     .selectAll()
-    .where('id', 'in', [...new Set(ids)])
-    .where(sameValueNoIndex('account_id', accountId))
+    .where(idsInAccount(accountId, ids))
     .where('deleted_at', 'is', null)
     .execute();
 }
@@ -120,8 +119,7 @@ export async function updateCards(q: Q, accountId: number, ids: number[], values
   await q
     .updateTable('pipeline_cards')
     .set(values)
-    .where('id', 'in', ids)
-    .where(sameValueNoIndex('account_id', accountId))
+    .where(idsInAccount(accountId, ids))
     .execute();
 }
 
