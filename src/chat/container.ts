@@ -37,7 +37,7 @@ export function createCoreChatServices(deps: ChatDeps, declared: Declared) {
   const platform = new PlatformService(deps, users, accounts, agentBots, attachmentFiles);
   // Sign-in rate limits, in the database so every instance shares them.
   const rateLimits = new RateLimiter(deps.db);
-  const profile = new ProfileService(deps, users, platform, rateLimits);
+  const profile = new ProfileService(deps, users, rateLimits);
   const agents = new AgentsService(deps, users, accounts);
   const teams = new TeamsService(deps, agents);
   const inboxMembers = new InboxMembersService(deps, inboxes, agents);

@@ -1,6 +1,7 @@
 import { conflict, HttpError, notFound } from '../../core/http/errors.js';
-import { randomToken, sha256Hex } from '../../core/security/tokens.js';
+import { randomToken } from '../../core/security/tokens.js';
 import { issueAccessToken, revokeAccessTokens } from '../auth/access-tokens.js';
+import { issueLoginToken } from '../auth/login-tokens.js';
 import type { ChatDeps, Q } from '../context.js';
 import type { Updateable } from 'kysely';
 import type { Account, AccountRole, AccountsTable, User } from '../db/schema.js';
@@ -12,8 +13,6 @@ import type { UsersService } from '../modules/users/users.service.js';
 import { grantUnheldToApp } from './installation-app.migration.js';
 import * as repo from './platform.repository.js';
 import type { AccountBody, AccountPatch, UserBody, UserPatch } from './platform.schema.js';
-
-const SSO_TTL_MS = 5 * 60 * 1000;
 
 /**
  * A 404 of the platform interface says why: an app sees only what it created, so an object of
@@ -203,21 +202,12 @@ export class PlatformService {
     });
   }
 
-  /** A single-use sign-in link valid for five minutes; the token is stored hashed. */
+  /** A single-use sign-in link valid for five minutes (auth/login-tokens.ts). */
   async loginLink(appId: number, userId: number): Promise<string> {
     const user = await this.ownedUser(this.deps.db, appId, userId);
-    const token = randomToken(32);
-    await repo.insertSsoToken(this.deps.db, user.id, sha256Hex(token), Date.now() + SSO_TTL_MS);
+    const token = await issueLoginToken(this.deps.db, user.id);
     const params = new URLSearchParams({ email: user.email, sso_auth_token: token });
     return `${this.deps.config.chat.publicUrl}/app/login?${params.toString()}`;
-  }
-
-  /** Exchanges an SSO token (from `loginLink`) for the user, once. */
-  async consumeLoginToken(email: string, token: string): Promise<User | undefined> {
-    const userId = await repo.consumeSsoToken(this.deps.db, sha256Hex(token), Date.now());
-    if (userId === undefined) return undefined;
-    const user = await this.users.find(this.deps.db, userId);
-    return user && user.email === email.trim().toLowerCase() ? user : undefined;
   }
 
   /** Global agent bots: an app sees and manages only the bots it created. */

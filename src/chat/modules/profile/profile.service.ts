@@ -3,9 +3,9 @@ import { verifyPasswordEvenIfMissing } from '../../../core/security/passwords.js
 import type { RateLimiter, RateRule } from '../../../core/security/rate-limit.js';
 import type { ChatDeps } from '../../context.js';
 import type { User } from '../../db/schema.js';
-import type { PlatformService } from '../../platform/platform.service.js';
 import type { UsersService } from '../users/users.service.js';
 import { closeSession, openSession, type OpenedSession } from '../../auth/sessions.js';
+import { consumeLoginToken } from '../../auth/login-tokens.js';
 import { MembershipCache } from './profile.cache.js';
 
 const MINUTE = 60_000;
@@ -32,7 +32,6 @@ export class ProfileService {
   constructor(
     private readonly deps: ChatDeps,
     private readonly users: UsersService,
-    private readonly platform: PlatformService,
     private readonly rateLimits: RateLimiter,
   ) {
     this.memberships = new MembershipCache(deps.db, (userId) => users.memberships(deps.db, userId));
@@ -58,7 +57,10 @@ export class ProfileService {
     await this.rateLimits.consume(signInRules(input.email, ip));
     let user: User | undefined;
     if (input.sso_auth_token) {
-      user = await this.platform.consumeLoginToken(input.email, input.sso_auth_token);
+      // A sign-on link's token, once (auth/login-tokens.ts), for the e-mail the link names.
+      const userId = await consumeLoginToken(this.deps.db, input.sso_auth_token);
+      const found = userId === undefined ? undefined : await this.users.find(this.deps.db, userId);
+      if (found && found.email === input.email.trim().toLowerCase()) user = found;
     } else if (input.password) {
       const found = await this.users.findByEmail(this.deps.db, input.email);
       if (await verifyPasswordEvenIfMissing(found?.password_hash, input.password)) user = found;
