@@ -10,6 +10,9 @@ import { agentBotListener } from './listeners/agent-bot.listener.js';
 import { apiInboxWebhookListener } from './listeners/api-inbox-webhook.listener.js';
 import { automationListener } from './listeners/automation.listener.js';
 import type { ChatModule } from './module.types.js';
+import type { AgentInvitations } from './modules/agents/agents.service.js';
+import type { SlaPolicies } from './modules/conversations/conversations.service.js';
+import type { CustomAttributeCriteria } from './modules/custom-attributes/custom-attributes.filter.js';
 import { AutomationEngine } from './modules/automation-rules/automation.engine.js';
 import { migration0011ApiInboxSecrets } from './modules/inboxes/inboxes.secret.migration.js';
 import { migration0161InstallationApp } from './platform/installation-app.migration.js';
@@ -25,6 +28,17 @@ import { coreChatRoutes } from './routes.js';
  * change epoch of authentication's cache) extend the core's tables; 0160 keeps platform app
  * tokens as their SHA-256; 0161 gives the first platform app what no app holds.
  */
+declare module './module.types.js' {
+  interface ChatExtensionPoints {
+    /** The custom attributes the conversation and contact filters may name (custom-attributes). */
+    customAttributeCriteria: CustomAttributeCriteria;
+    /** The SLA policies a conversation applies and shows (sla). */
+    slaPolicies: SlaPolicies;
+    /** Invitations for the agents an administrator adds (invitations). */
+    agentInvitations: AgentInvitations;
+  }
+}
+
 export const chatCoreModule: ChatModule = {
   name: 'core',
   migrations: {
@@ -38,6 +52,14 @@ export const chatCoreModule: ChatModule = {
   },
   services: (deps, _built, declared) => createCoreChatServices(deps, declared) as Partial<ChatServices>,
   routes: coreChatRoutes,
+  offers: {
+    customAttributeCriteria: (services, criteria) => {
+      services.conversations.useCustomAttributes(criteria);
+      services.contacts.useCustomAttributes(criteria);
+    },
+    slaPolicies: (services, policies) => services.conversations.useSlaPolicies(policies),
+    agentInvitations: (services, invitations) => services.agents.useInvitations(invitations),
+  },
   events: {
     webhooks: [
       'conversation_created',

@@ -13,5 +13,20 @@ import type { ChatEvents } from './events.js';
 /** A route plugin: registered with the service's container. */
 export type ChatRoutes = (app: App, options: { services: ChatServices }) => Promise<void>;
 
+/**
+ * The extension points of the conversation service (core/modules/module.ts): the module that
+ * offers one adds it here by declaration merging, with the contract an implementation fulfils:
+ *   declare module '../../module.types.js' { interface ChatExtensionPoints { leadScorer: LeadScorer } }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface ChatExtensionPoints {}
+
 /** A module of the conversation service (see core/modules/module.ts). */
-export type ChatModule = ServiceModule<ChatDeps, ChatServices, ChatDatabase, ChatEvents, ChatRoutes>;
+export type ChatModule = ServiceModule<
+  ChatDeps,
+  ChatServices,
+  ChatDatabase,
+  ChatEvents,
+  ChatRoutes,
+  ChatExtensionPoints
+>;

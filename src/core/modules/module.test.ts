@@ -86,4 +86,28 @@ describe('service modules', () => {
     const twice = () => backgroundOf([hooks, hooks], { deps: { name: 'x' }, services: {}, logger: undefined as never });
     expect(twice).toThrow(/subscriber type webhook is declared twice/);
   });
+
+  it('connect each extension point a module fills to the module that offers it, once every service is built', () => {
+    type Points = { greeting: () => string };
+    type WithPoints = ServiceModule<{ name: string }, Services, unknown, Events, string, Points>;
+    let plugged: (() => string) | undefined;
+    const offering: WithPoints = {
+      name: 'offering',
+      offers: { greeting: (_services, implementation) => (plugged = implementation) },
+    };
+    // Listed after the offering module, and its service is built after it: plugged in at the end.
+    const filling: WithPoints = {
+      name: 'filling',
+      services: () => ({ greeter: { hello: () => 'hi' } }),
+      fills: (services) => ({ greeting: () => services.greeter!.hello() }),
+    };
+    buildServices({ name: 'x' }, [offering, filling]);
+    expect(plugged?.()).toBe('hi');
+    expect(() => buildServices({ name: 'x' }, [offering, filling, { ...filling, name: 'again' }])).toThrow(
+      /extension point greeting is filled twice \(modules filling and again\)/,
+    );
+    expect(() => buildServices({ name: 'x' }, [filling])).toThrow(
+      /extension point greeting is filled by module filling but offered by none/,
+    );
+  });
 });

@@ -45,12 +45,27 @@ export type SubscriberSecret = (subscriberId: number) => Promise<string | null>;
  * it. Its service types join the container's type by declaration merging (see chat/container.ts),
  * and its tables join the database type the same way (chat/db/schema.ts).
  */
-export interface ServiceModule<Deps, Services, DB, M extends EventMap<M>, Routes> {
+/**
+ * Extension points: a contract one module's service calls and another module implements (the
+ * custom attributes a filter may name, the SLA policies a conversation applies...). The offering
+ * module says how an implementation plugs in (`offers`), the filling module gives it (`fills`);
+ * `buildServices` connects them once every service is built.
+ */
+export type Offers<Services, Points> = {
+  readonly [K in keyof Points]?: (services: Services, implementation: Points[K]) => void;
+};
+export type Fills<Points> = { readonly [K in keyof Points]?: Points[K] };
+
+export interface ServiceModule<Deps, Services, DB, M extends EventMap<M>, Routes, Points = object> {
   readonly name: string;
   /** Named with the service-wide sequence (`0010_pipeline`): names are applied in order and never change. */
   readonly migrations?: Readonly<Record<string, PortableMigration>>;
   services?(deps: Deps, built: Services, declared: Declared<keyof M & string>): Partial<Services>;
   readonly routes?: readonly Routes[];
+  /** The extension points this module's services offer, and how an implementation plugs in. */
+  readonly offers?: Offers<Services, Points>;
+  /** The extension points this module fills, from its services. */
+  fills?(services: Services): Fills<Points>;
   readonly events?: ModuleEvents<keyof M & string>;
   /** By `subscriber_type`: the secret of a subscriber this module's deliveries go to. */
   subscribers?(services: Services): Readonly<Record<string, SubscriberSecret>>;
@@ -58,7 +73,7 @@ export interface ServiceModule<Deps, Services, DB, M extends EventMap<M>, Routes
   jobs?(context: ModuleContext<Deps, Services, keyof M & string>): JobDefinition[];
 }
 
-type AnyModule = ServiceModule<any, any, any, any, any>;
+type AnyModule = ServiceModule<any, any, any, any, any, any>;
 
 /** Every migration of the modules, in name order; a name used twice is a startup error. */
 export function collectMigrations(modules: readonly AnyModule[]): Record<string, PortableMigration> {
@@ -93,15 +108,39 @@ export function declaredBy<Name extends string = string>(modules: readonly AnyMo
   return { webhookEvents, webhookAliases, realtimeEvents };
 }
 
-/** The service container: each module's services, built in list order. */
+/**
+ * The service container: each module's services, built in list order; then each extension point
+ * a module fills is plugged into the module that offers it. A point filled twice, or filled and
+ * offered by no module, is a startup error.
+ */
 export function buildServices<Deps, Services>(
   deps: Deps,
-  modules: readonly ServiceModule<Deps, Services, any, any, any>[],
+  modules: readonly ServiceModule<Deps, Services, any, any, any, any>[],
 ): Services {
   const services = {} as Services;
   const declared = declaredBy(modules);
   for (const module of modules) Object.assign(services as object, module.services?.(deps, services, declared) ?? {});
+  connectExtensionPoints(modules, services);
   return services;
+}
+
+function connectExtensionPoints<Services>(modules: readonly AnyModule[], services: Services): void {
+  const filled = new Map<string, { by: string; implementation: unknown }>();
+  for (const module of modules)
+    for (const [point, implementation] of Object.entries(module.fills?.(services) ?? {})) {
+      const before = filled.get(point);
+      if (before) throw new Error(`extension point ${point} is filled twice (modules ${before.by} and ${module.name})`);
+      filled.set(point, { by: module.name, implementation });
+    }
+  const offered = new Set<string>();
+  for (const module of modules)
+    for (const [point, plug] of Object.entries(module.offers ?? {})) {
+      offered.add(point);
+      const fill = filled.get(point);
+      if (fill) (plug as (services: Services, implementation: unknown) => void)(services, fill.implementation);
+    }
+  for (const [point, { by }] of filled)
+    if (!offered.has(point)) throw new Error(`extension point ${point} is filled by module ${by} but offered by none`);
 }
 
 /** The background work of every module: listeners, jobs, and the secrets of delivery subscribers. */

@@ -64,7 +64,7 @@ export interface SlaChange {
   current: number | null;
 }
 
-/** Applies SLA policies to conversations and shows them (the SLA module provides it: useSlaPolicies). */
+/** Applies SLA policies to conversations and shows them (the slaPolicies extension point, which the SLA module fills). */
 export interface SlaPolicies extends ConversationSlaSource {
   /**
    * Applies the policy (null removes the applied one) in the caller's transaction: 402, 404 as the

@@ -25,11 +25,7 @@ declare module '../../db/schema.js' {
 export const customAttributesModule: ChatModule = {
   name: 'custom-attributes',
   migrations: { '0081_custom_attribute_definitions': migration0081CustomAttributeDefinitions },
-  services: (deps, built) => {
-    const customAttributes = new CustomAttributesService(deps);
-    built.conversations.useCustomAttributes(customAttributes);
-    built.contacts.useCustomAttributes(customAttributes);
-    return { customAttributes };
-  },
+  services: (deps) => ({ customAttributes: new CustomAttributesService(deps) }),
+  fills: (services) => ({ customAttributeCriteria: services.customAttributes }),
   routes: [customAttributesRoutes],
 };

@@ -31,9 +31,9 @@ export const invitationsModule: ChatModule = {
       accounts: built.accounts,
       rateLimits: built.rateLimits,
     });
-    built.agents.useInvitations(invitations);
     return { invitations };
   },
+  fills: (services) => ({ agentInvitations: services.invitations }),
   routes: [passwordRoutes, passwordPagesRoutes],
   jobs: ({ services }) => [
     {

@@ -29,7 +29,7 @@ declare module '../../db/schema.js' {
  * Lead scoring (issue 12, docs/spec/decisions.md §8): a 0-100 score per card from event rules and the
  * qualification checklist, with manual override, logs, reports and recalculation. Its listener
  * turns conversation, message, contact and card events into scored events; its scorer plugs into
- * the pipeline (`pipelineCardScoring.useScorer`), so the checklist, override and
+ * the pipeline (its leadScorer extension point), so the checklist, override and
  * `recalculate_score` routes the pipeline serves use it.
  */
 export const leadScoringModule: ChatModule = {
@@ -37,7 +37,6 @@ export const leadScoringModule: ChatModule = {
   migrations: { '0100_lead_scoring': migration0100LeadScoring },
   services: (deps, built) => {
     const leadScoreEngine = new LeadScoringEngine(built.pipelineCards);
-    built.pipelineCardScoring.useScorer(leadScoreEngine.scorer);
     return {
       leadScoreRules: new LeadScoreRulesService(deps),
       leadScoreEngine,
@@ -51,6 +50,8 @@ export const leadScoringModule: ChatModule = {
     };
   },
   routes: [leadScoreRulesRoutes, leadScoreRoutes],
+  // Its scorer is the pipeline's: the checklist, override and recalculate_score routes use it.
+  fills: (services) => ({ leadScorer: services.leadScoreEngine.scorer }),
   listeners: ({ services }) => [leadScoreListener(services.leadScoreEngine)],
   jobs: ({ services }) => services.leadScoring.jobs(),
 };

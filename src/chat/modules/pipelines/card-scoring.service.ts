@@ -9,8 +9,8 @@ import type { CardView } from './pipeline-cards.views.js';
 import type { PipelineCard } from './pipelines.tables.js';
 
 /**
- * How a card's score is computed. Lead scoring (the next module) registers its own with
- * `useScorer`; until then the score is the points of the checked qualification items.
+ * How a card's score is computed: the pipelines module's leadScorer extension point, which the
+ * lead-scoring module fills; without it, the score is the points of the checked qualification items.
  */
 export interface LeadScorer {
   /** The card's score from what is stored (0..100), ignoring any manual override. */

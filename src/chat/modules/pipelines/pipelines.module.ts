@@ -7,7 +7,7 @@ import { CardAttachmentsService } from './card-attachments.service.js';
 import { CardDealsService } from './card-deals.service.js';
 import { CardLifecycleService } from './card-lifecycle.service.js';
 import { CardMovesService } from './card-moves.service.js';
-import { CardScoringService } from './card-scoring.service.js';
+import { CardScoringService, type LeadScorer } from './card-scoring.service.js';
 import { CardTimelineService } from './card-timeline.service.js';
 import { cardWorkRoutes } from './card-work.routes.js';
 import type { PipelineCardEvents } from './pipeline-cards.events.js';
@@ -23,6 +23,12 @@ import { pipelinesRoutes } from './pipelines.routes.js';
 import { PipelinesService } from './pipelines.service.js';
 import type { PipelineTables } from './pipelines.tables.js';
 
+declare module '../../module.types.js' {
+  interface ChatExtensionPoints {
+    /** How a card is scored (lead-scoring); without it, the checked checklist items' points. */
+    leadScorer: LeadScorer;
+  }
+}
 declare module '../../container.js' {
   interface ChatServices {
     pipelines: PipelinesService;
@@ -76,6 +82,7 @@ export const pipelinesModule: ChatModule = {
     '0151_timeline_facts': migration0151TimelineFacts,
     '0152_pipeline_owner_counts': migration0152OwnerCounts,
   },
+  offers: { leadScorer: (services, scorer) => services.pipelineCardScoring.useScorer(scorer) },
   // The sales pipeline's events (docs/spec/decisions.md §7): a superset of the spec's list. NooviChat calls a
   // card's move pipeline_card_stage_changed: its subscribers get pipeline_card_moved under that name.
   events: {

@@ -54,9 +54,9 @@ export const slaModule: ChatModule = {
   services: (deps, built) => {
     const appliedSlas = new AppliedSlasService(deps, { accounts: built.accounts, inboxes: built.inboxes });
     const slaPolicies = new SlaPoliciesService(deps, built.accounts, appliedSlas);
-    built.conversations.useSlaPolicies(appliedSlas);
     return { slaPolicies, appliedSlas, appliedSlaReads: new AppliedSlaReads(deps, slaPolicies) };
   },
+  fills: (services) => ({ slaPolicies: services.appliedSlas }),
   routes: [slaRoutes],
   listeners: ({ services }) => [slaListener(services.appliedSlas)],
   jobs: ({ services }) => [
