@@ -1,9 +1,6 @@
 import { listenerOf } from '../core/events/dispatcher.js';
 import { eventRecorder } from '../core/events/outbox.js';
 import type { ChatDatabase } from './db/schema.js';
-import type { contactWebhookData } from './modules/contacts/contacts.events.js';
-import type { conversationEventPayload } from './modules/conversations/conversations.events.js';
-import type { messageEventPayload } from './modules/messages/messages.events.js';
 
 /** What every conversation event names: the conversation (internal id and per-account number), its inbox and contact. */
 export interface ConversationRefs {
@@ -34,26 +31,15 @@ export interface WidgetRefs extends ContactRefs {
   displayId: number | null;
 }
 
-type ConversationSnapshot = ReturnType<typeof conversationEventPayload>;
-type MessageSnapshot = ReturnType<typeof messageEventPayload>;
-type ContactSnapshot = { event: string } & ReturnType<typeof contactWebhookData> & Record<string, unknown>;
-
 /**
  * The conversation service's event catalogue. `snapshot` is the webhook body (Chatwoot's shapes),
- * `refs` what internal listeners read; both are recorded with the change, in its transaction. A
- * module adds its events by declaration merging:
+ * `refs` what internal listeners read; both are recorded with the change, in its transaction.
+ * Each module declares its own events, with their snapshot types, by declaration merging (the
+ * conversations', messages' and contacts' in their `*.events.ts`, the widget's in public/):
  *   declare module '../../events.js' { interface ChatEvents { pipeline_card_won: {refs: ...; snapshot: ...} } }
  */
-export interface ChatEvents {
-  conversation_created: { refs: ConversationRefs; snapshot: ConversationSnapshot };
-  conversation_updated: { refs: ConversationRefs; snapshot: ConversationSnapshot };
-  conversation_status_changed: { refs: ConversationRefs; snapshot: ConversationSnapshot };
-  message_created: { refs: MessageRefs; snapshot: MessageSnapshot };
-  message_updated: { refs: MessageRefs; snapshot: MessageSnapshot };
-  contact_created: { refs: ContactRefs; snapshot: ContactSnapshot };
-  contact_updated: { refs: ContactRefs; snapshot: ContactSnapshot };
-  webwidget_triggered: { refs: WidgetRefs; snapshot: Record<string, unknown> };
-}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface ChatEvents {}
 
 export type ChatEventName = keyof ChatEvents & string;
 

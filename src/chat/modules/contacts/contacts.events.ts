@@ -1,5 +1,6 @@
 import { parseJsonObject, toUnix } from '../../../core/time.js';
 import type { Account, Contact } from '../../db/schema.js';
+import type { ContactRefs } from '../../events.js';
 
 /** The contact as webhook payloads carry it (Chatwoot's `webhook_data`). */
 export function contactWebhookData(contact: Contact, account: Pick<Account, 'id' | 'name'>) {
@@ -30,4 +31,13 @@ export function changedAttributes(before: Record<string, unknown>, after: Record
     }
   }
   return changes;
+}
+
+type ContactSnapshot = { event: string } & ReturnType<typeof contactWebhookData> & Record<string, unknown>;
+
+declare module '../../events.js' {
+  interface ChatEvents {
+    contact_created: { refs: ContactRefs; snapshot: ContactSnapshot };
+    contact_updated: { refs: ContactRefs; snapshot: ContactSnapshot };
+  }
 }

@@ -1,3 +1,4 @@
+import type { ConversationRefs } from '../../events.js';
 import { presentConversation, type ConversationBundle } from './conversations.presenter.js';
 
 export type ConversationEventName = 'conversation_created' | 'conversation_updated' | 'conversation_status_changed';
@@ -30,4 +31,14 @@ export function changedAttributes(before: Record<string, unknown>, after: Record
     }
   }
   return out;
+}
+
+type ConversationSnapshot = ReturnType<typeof conversationEventPayload>;
+
+declare module '../../events.js' {
+  interface ChatEvents {
+    conversation_created: { refs: ConversationRefs; snapshot: ConversationSnapshot };
+    conversation_updated: { refs: ConversationRefs; snapshot: ConversationSnapshot };
+    conversation_status_changed: { refs: ConversationRefs; snapshot: ConversationSnapshot };
+  }
 }

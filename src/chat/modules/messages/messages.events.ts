@@ -1,4 +1,5 @@
 import { parseJsonObject, toIso } from '../../../core/time.js';
+import type { MessageRefs } from '../../events.js';
 import type { MessageAttachment, MessageView } from './messages.presenter.js';
 import { presentSender } from './messages.presenter.js';
 import { MESSAGE_TYPE_NAMES } from './messages.schema.js';
@@ -48,4 +49,13 @@ export function messageEventPayload(
     attachments: extra.attachments ?? view.attachments ?? [],
     ...(extra.changed_attributes ? { changed_attributes: extra.changed_attributes } : {}),
   };
+}
+
+type MessageSnapshot = ReturnType<typeof messageEventPayload>;
+
+declare module '../../events.js' {
+  interface ChatEvents {
+    message_created: { refs: MessageRefs; snapshot: MessageSnapshot };
+    message_updated: { refs: MessageRefs; snapshot: MessageSnapshot };
+  }
 }
