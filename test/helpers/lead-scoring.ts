@@ -45,6 +45,7 @@ export function scoringJobs(t: ChatTestApp, clock: () => number, options: LeadSc
       engine: services.leadScoreEngine,
       pipelineCards: services.pipelineCards,
       pipelineCardScoring: services.pipelineCardScoring,
+      pipelineCardReads: services.pipelineCardReads,
       contacts: services.contacts,
     },
     { clock, ...options },

@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import { parseJsonObject } from '../../../core/time.js';
 import { systemContext, type AccountContext, type Q, type Trx } from '../../context.js';
 import type { LeadScorer } from '../pipelines/card-scoring.service.js';
+import type { CardReads } from '../pipelines/card-reads.js';
 import { presentCard, scoreCategory } from '../pipelines/pipeline-cards.presenter.js';
 import type { PipelineCardsService } from '../pipelines/pipeline-cards.service.js';
 import type { CardView } from '../pipelines/pipeline-cards.views.js';
@@ -72,6 +73,7 @@ function matches(rule: LeadScoreRule, type: string, subtype: string | null, attr
 export class LeadScoringEngine {
   constructor(
     private readonly cards: PipelineCardsService,
+    private readonly cardReads: CardReads,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -91,7 +93,7 @@ export class LeadScoringEngine {
   /** The live cards an event reaches. */
   async cardsReached(q: Q, accountId: number, event: LeadEvent): Promise<number[]> {
     if ('cardId' in event.reach) return [event.reach.cardId];
-    return repo.openCardsReached(q, accountId, event.reach);
+    return this.cardReads.openReached(q, accountId, event.reach);
   }
 
   /** Applies an event to every card it reaches; returns the cards whose events were new. */
@@ -244,7 +246,7 @@ export class LeadScoringEngine {
 
   /** Writes a log row of a change the pipeline made (checklist, override), unless the card is gone for good. */
   async writeLog(trx: Trx, row: Insertable<LeadScoreLogsTable>): Promise<void> {
-    if (!(await repo.cardExists(trx, row.account_id, row.card_id))) return;
+    if (!(await this.cardReads.exists(trx, row.account_id, row.card_id))) return;
     await repo.insertLogs(trx, [row]);
   }
 }

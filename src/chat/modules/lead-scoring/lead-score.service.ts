@@ -5,11 +5,11 @@ import { enqueueJob, type JobDefinition, type RunningJob } from '../../../core/j
 import { assertStaff, systemContext, type AccountContext, type ChatDeps, type Trx } from '../../context.js';
 import type { ContactsService } from '../contacts/contacts.service.js';
 import type { CardScoringService } from '../pipelines/card-scoring.service.js';
+import type { CardReads } from '../pipelines/card-reads.js';
 import type { PipelineCardsService } from '../pipelines/pipeline-cards.service.js';
 import { scoreCategory } from '../pipelines/pipeline-cards.presenter.js';
 import type { LeadScoringEngine } from './lead-score.engine.js';
 import * as bulkRepo from './lead-score-bulk.repository.js';
-import * as engineRepo from './lead-score-engine.repository.js';
 import * as logsRepo from './lead-score-logs.repository.js';
 import * as rulesRepo from './lead-score-rules.repository.js';
 import type { CustomEventBody, LogsQuery } from './lead-score.schema.js';
@@ -53,6 +53,7 @@ export class LeadScoringService {
       engine: LeadScoringEngine;
       pipelineCards: PipelineCardsService;
       pipelineCardScoring: CardScoringService;
+      pipelineCardReads: CardReads;
       contacts: ContactsService;
     },
     options: LeadScoringOptions = {},
@@ -141,7 +142,7 @@ export class LeadScoringService {
       const job = await bulkRepo.insertBulkJob(trx, {
         account_id: ctx.accountId,
         status: 'queued',
-        total: await engineRepo.countLiveCards(trx, ctx.accountId),
+        total: await this.services.pipelineCardReads.countLive(trx, ctx.accountId),
         processed: 0,
         last_card_id: 0,
         error: null,
@@ -180,7 +181,7 @@ export class LeadScoringService {
     await this.deps.db.transaction().execute(async (trx) => {
       const job = await bulkRepo.findBulkJob(trx, payload.accountId, payload.jobId);
       if (!job || job.status === 'completed' || job.status === 'failed' || job.last_card_id !== payload.after) return;
-      const ids = await engineRepo.liveCardIds(trx, payload.accountId, payload.after, this.batchSize);
+      const ids = await this.services.pipelineCardReads.liveIds(trx, payload.accountId, payload.after, this.batchSize);
       for (const id of ids) await this.services.pipelineCardScoring.recalculate(ctx, id, trx);
       const done = ids.length < this.batchSize;
       const processed = job.processed + ids.length;
@@ -213,7 +214,7 @@ export class LeadScoringService {
     let after = 0;
     let recorded = 0;
     for (;;) {
-      const cards = await engineRepo.staleCards(this.deps.db, now - STALE_DAYS * DAY, after, 200);
+      const cards = await this.services.pipelineCardReads.idle(this.deps.db, now - STALE_DAYS * DAY, after, 200);
       if (cards.length === 0) return recorded;
       for (const c of cards) {
         await this.deps.db.transaction().execute(async (trx) => {

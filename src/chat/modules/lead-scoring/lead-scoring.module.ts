@@ -36,7 +36,7 @@ export const leadScoringModule: ChatModule = {
   name: 'lead-scoring',
   migrations: { '0100_lead_scoring': migration0100LeadScoring },
   services: (deps, built) => {
-    const leadScoreEngine = new LeadScoringEngine(built.pipelineCards);
+    const leadScoreEngine = new LeadScoringEngine(built.pipelineCards, built.pipelineCardReads);
     return {
       leadScoreRules: new LeadScoreRulesService(deps),
       leadScoreEngine,
@@ -44,6 +44,7 @@ export const leadScoringModule: ChatModule = {
         engine: leadScoreEngine,
         pipelineCards: built.pipelineCards,
         pipelineCardScoring: built.pipelineCardScoring,
+        pipelineCardReads: built.pipelineCardReads,
         contacts: built.contacts,
       }),
       leadScoreReports: new LeadScoreReportsService(deps, built.pipelineCards),

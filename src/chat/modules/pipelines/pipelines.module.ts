@@ -7,6 +7,7 @@ import { CardAttachmentsService } from './card-attachments.service.js';
 import { CardDealsService } from './card-deals.service.js';
 import { CardLifecycleService } from './card-lifecycle.service.js';
 import { CardMovesService } from './card-moves.service.js';
+import { CardReads } from './card-reads.js';
 import { CardScoringService, type LeadScorer } from './card-scoring.service.js';
 import { CardTimelineService } from './card-timeline.service.js';
 import { cardWorkRoutes } from './card-work.routes.js';
@@ -40,8 +41,10 @@ declare module '../../container.js' {
     pipelineCardLifecycle: CardLifecycleService;
     pipelineCardTimeline: CardTimelineService;
     pipelineCardAttachments: CardAttachmentsService;
-    /** The checklist and the score; lead scoring plugs its scorer in with `useScorer`. */
+    /** The checklist and the score; lead scoring fills its scorer in (the leadScorer extension point). */
     pipelineCardScoring: CardScoringService;
+    /** The read port other modules find cards through (ids and counts). */
+    pipelineCardReads: CardReads;
     /** Win rate, conversion, velocity, the team's pipeline and lost reasons of a period. */
     pipelineDealFigures: DealFiguresService;
     /** Cards as CSV: export, template, import. */
@@ -131,6 +134,7 @@ export const pipelinesModule: ChatModule = {
       pipelineCardTimeline,
       pipelineCardAttachments,
       pipelineCardScoring,
+      pipelineCardReads: new CardReads(),
       pipelineDealFigures: new DealFiguresService(deps, pipelines, built.agents),
     };
   },
