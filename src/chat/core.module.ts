@@ -12,7 +12,7 @@ import { automationListener } from './listeners/automation.listener.js';
 import type { ChatModule } from './module.types.js';
 import type { AgentInvitations } from './modules/agents/agents.service.js';
 import type { SlaPolicies } from './modules/conversations/conversations.service.js';
-import type { CustomAttributeCriteria } from './modules/custom-attributes/custom-attributes.filter.js';
+import type { CustomAttributeCriteria } from './filters/criteria.js';
 import { AutomationEngine } from './modules/automation-rules/automation.engine.js';
 import { migration0011ApiInboxSecrets } from './modules/inboxes/inboxes.secret.migration.js';
 import { migration0161InstallationApp } from './platform/installation-app.migration.js';

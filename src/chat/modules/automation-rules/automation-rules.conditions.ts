@@ -2,11 +2,8 @@ import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import { invalidField } from '../../../core/http/errors.js';
 import type { ChatDatabase, MessageTypeCode } from '../../db/schema.js';
-import {
-  compileConversationFilter,
-  type ConversationCondition,
-  type FilterCriterion,
-} from '../conversations/conversations.filter.js';
+import { compileConversationFilter, type ConversationCondition } from '../conversations/conversations.filter.js';
+import { type FilterCriterion } from '../../filters/criteria.js';
 import { t, type Text } from '../../../core/i18n/catalogue.js';
 
 /**

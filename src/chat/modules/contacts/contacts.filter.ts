@@ -10,7 +10,7 @@ import {
   ValueReader,
   type FilterCriterion,
   type FilterOperator,
-} from '../conversations/conversations.filter.js';
+} from '../../filters/criteria.js';
 import { t } from '../../../core/i18n/catalogue.js';
 
 /**

@@ -1,10 +1,17 @@
-import { parseTimestamp } from '../../../core/time.js';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import { invalidField } from '../../../core/http/errors.js';
 import type { ChatDatabase, ConversationsTable } from '../../db/schema.js';
 import { PRIORITIES, STATUSES } from './conversations.schema.js';
-import { t, type Text } from '../../../core/i18n/catalogue.js';
+import { t } from '../../../core/i18n/catalogue.js';
+import {
+  chainCriteria,
+  escapeLike,
+  FILTER_OPERATORS,
+  ValueReader,
+  type FilterCriterion,
+  type FilterOperator,
+} from '../../filters/criteria.js';
 
 /**
  * Conversation filter criteria -> a SQL condition on `conversations` (POST {A}/conversations/filter,
@@ -12,27 +19,6 @@ import { t, type Text } from '../../../core/i18n/catalogue.js';
  * value is a bound parameter. Items chain with `query_operator` (AND | OR, on every item but the
  * last) with SQL precedence: `a AND b OR c` is `(a AND b) OR c`.
  */
-
-export const FILTER_OPERATORS = [
-  'equal_to',
-  'not_equal_to',
-  'contains',
-  'does_not_contain',
-  'is_present',
-  'is_not_present',
-  'is_greater_than',
-  'is_less_than',
-  'days_before',
-  'starts_with',
-] as const;
-export type FilterOperator = (typeof FILTER_OPERATORS)[number];
-
-export interface FilterCriterion {
-  attribute_key: string;
-  filter_operator: string;
-  values?: readonly unknown[] | null;
-  query_operator?: string | null;
-}
 
 export interface FilterOptions {
   accountId: number;
@@ -87,7 +73,6 @@ const OPERATORS_OF: Record<Kind, FilterOperator[]> = {
 
 const NEVER = sql<SqlBool>`1 = 0`;
 const DAY_MS = 86_400_000;
-export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Validates every criterion (422 naming the bad key, operator or value) and returns the condition. */
 export function compileConversationFilter(
@@ -95,36 +80,6 @@ export function compileConversationFilter(
   options: FilterOptions,
 ): ConversationCondition {
   return chainCriteria(criteria, options.field ?? 'payload', (c, path) => compileOne(c, path, options));
-}
-
-/**
- * Compiles each criterion (`compile` answers 422 for a bad one) and chains them with their
- * `query_operator`s, AND binding tighter than OR. Shared by the conversation and contact filters.
- */
-export function chainCriteria<DB, TB extends keyof DB>(
-  criteria: readonly FilterCriterion[],
-  field: string,
-  compile: (criterion: FilterCriterion, path: string) => (eb: ExpressionBuilder<DB, TB>) => Expression<SqlBool>,
-): (eb: ExpressionBuilder<DB, TB>) => Expression<SqlBool> {
-  if (criteria.length === 0) throw invalidField(field, 'must contain at least one condition');
-  const conditions = criteria.map((c, i) => compile(c, `${field}.${i}`));
-  const joiners = criteria.slice(0, -1).map((c, i) => {
-    const op = (c.query_operator ?? 'and').toLowerCase();
-    if (op !== 'and' && op !== 'or')
-      throw invalidField(
-        `${field}.${i}.query_operator`,
-        t("'%{operator}' is not supported (use AND or OR)", { operator: String(c.query_operator) }),
-      );
-    return op;
-  });
-  return (eb) => {
-    const groups: Expression<SqlBool>[][] = [[conditions[0](eb)]];
-    joiners.forEach((op, i) => {
-      if (op === 'or') groups.push([]);
-      groups[groups.length - 1].push(conditions[i + 1](eb));
-    });
-    return eb.or(groups.map((g) => eb.and(g)));
-  };
 }
 
 function compileOne(c: FilterCriterion, path: string, options: FilterOptions): ConversationCondition {
@@ -258,54 +213,6 @@ function notInSet(eb: EB, col: Column, values: (string | number)[], withNull: bo
   const notIn = values.length > 0 ? [eb(col, 'not in', values)] : [];
   if (withNull) return eb.and([eb(col, 'is not', null), ...notIn]);
   return notIn.length > 0 ? eb.or([eb(col, 'is', null), ...notIn]) : eb(col, 'is', null);
-}
-
-/** Reads criterion values of one type, or answers 422 naming the values. */
-export class ValueReader {
-  constructor(
-    private readonly raw: readonly unknown[],
-    private readonly path: string,
-  ) {}
-
-  private fail(message: Text): never {
-    throw invalidField(this.path, message);
-  }
-
-  strings(): string[] {
-    const out = this.raw.map((v) =>
-      typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : this.fail('must be strings'),
-    );
-    return out.filter((s) => s !== '').length > 0 ? out.filter((s) => s !== '') : this.fail('must not be empty');
-  }
-
-  enums(allowed: readonly string[]): string[] {
-    return this.strings().map((s) => {
-      const v = s.toLowerCase();
-      return allowed.includes(v)
-        ? v
-        : this.fail(t("'%{value}' is not one of %{allowed}", { value: s, allowed: allowed.join(', ') }));
-    });
-  }
-
-  ids(): number[] {
-    return this.raw.map((v) => {
-      const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,10}$/.test(v.trim()) ? Number(v) : NaN;
-      return Number.isInteger(n) && n >= 0 && n <= 2147483647 ? n : this.fail('must be integer ids');
-    });
-  }
-
-  days(): number {
-    const n = this.ids()[0];
-    return n <= 36_500 ? n : this.fail('must be a number of days up to 36500');
-  }
-
-  /** An ISO 8601 date or time (without an offset, UTC), or UNIX seconds, as epoch milliseconds. */
-  instant(): number {
-    const v = this.raw[0];
-    if (typeof v === 'number' && Number.isFinite(v)) return Math.round(v * 1000);
-    const span = typeof v === 'string' ? parseTimestamp(v) : undefined;
-    return span ? span.start : this.fail('must be an ISO 8601 date or UNIX seconds');
-  }
 }
 
 /**

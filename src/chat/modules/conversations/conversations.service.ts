@@ -24,8 +24,9 @@ import {
   type ChangedAttributes,
   type ConversationEventName,
 } from './conversations.events.js';
-import type { CustomAttributeCriteria } from '../custom-attributes/custom-attributes.filter.js';
-import { asListFilter, compileConversationFilter, type FilterCriterion } from './conversations.filter.js';
+import type { CustomAttributeCriteria } from '../../filters/criteria.js';
+import { asListFilter, compileConversationFilter } from './conversations.filter.js';
+import { type FilterCriterion } from '../../filters/criteria.js';
 import type { ConversationBundle, ConversationCounts } from './conversations.presenter.js';
 import * as repo from './conversations.repository.js';
 import type { ConversationListQuery, ConversationMetaQuery } from './conversations.schema.js';

@@ -3,15 +3,16 @@ import type { DialectName } from '../../../core/db/database.js';
 import { jsonTextField } from '../../../core/db/json-text.js';
 import { jsonBooleanField, jsonDateField, jsonNumberField } from '../../../core/db/json-typed.js';
 import { invalidField } from '../../../core/http/errors.js';
-import type { Q } from '../../context.js';
 import type { ChatDatabase } from '../../db/schema.js';
 import {
   escapeLike,
   FILTER_OPERATORS,
   ValueReader,
+  type CustomAttributeCondition,
   type FilterCriterion,
+  type FilteredTable,
   type FilterOperator,
-} from '../conversations/conversations.filter.js';
+} from '../../filters/criteria.js';
 import type { AttributeModel, DisplayType } from './custom-attributes.migration.js';
 import { t } from '../../../core/i18n/catalogue.js';
 
@@ -28,29 +29,7 @@ import { t } from '../../../core/i18n/catalogue.js';
 export const MODEL_OF = {
   conversations: 'conversation_attribute',
   contacts: 'contact_attribute',
-} as const satisfies Record<string, AttributeModel>;
-export type FilteredTable = keyof typeof MODEL_OF;
-
-export type CustomAttributeCondition<T extends FilteredTable> = (
-  eb: ExpressionBuilder<ChatDatabase, T>,
-) => Expression<SqlBool>;
-
-/** The filter's `extraAttribute`: the condition for a criterion on a defined key, else undefined. */
-export type ExtraCriterion<T extends FilteredTable> = (
-  criterion: FilterCriterion,
-  path: string,
-) => CustomAttributeCondition<T> | undefined;
-
-/** What the conversation and contact services ask once per filter request (the custom attributes module answers). */
-export interface CustomAttributeCriteria {
-  /** `q`: the caller's transaction, if it has one open. */
-  criteriaFor<T extends FilteredTable>(
-    accountId: number,
-    table: T,
-    criteria: readonly FilterCriterion[],
-    q?: Q,
-  ): Promise<ExtraCriterion<T> | undefined>;
-}
+} as const satisfies Record<FilteredTable, AttributeModel>;
 
 /** What a condition needs of a definition. */
 export interface FilterableDefinition {

@@ -2,16 +2,10 @@ import { parseTimestamp } from '../../../core/time.js';
 import { conflict, forbidden, invalidField, notFound } from '../../../core/http/errors.js';
 import { assertStaff, isAdmin, type AccountContext, type ChatDeps, type Q } from '../../context.js';
 import { CONTACT_FILTER_ATTRIBUTES } from '../contacts/contacts.filter.js';
-import { FILTER_ATTRIBUTES, type FilterCriterion } from '../conversations/conversations.filter.js';
-import {
-  customAttributeCondition,
-  MODEL_OF,
-  readBoolean,
-  readNumbers,
-  type CustomAttributeCriteria,
-  type ExtraCriterion,
-  type FilteredTable,
-} from './custom-attributes.filter.js';
+import { FILTER_ATTRIBUTES } from '../conversations/conversations.filter.js';
+import { type FilterCriterion } from '../../filters/criteria.js';
+import { customAttributeCondition, MODEL_OF, readBoolean, readNumbers } from './custom-attributes.filter.js';
+import { type CustomAttributeCriteria, type ExtraCriterion, type FilteredTable } from '../../filters/criteria.js';
 import {
   ATTRIBUTE_MODELS,
   DISPLAY_TYPES,

@@ -2,7 +2,7 @@ import { forbidden, HttpError, invalidField, notFound } from '../../../core/http
 import { assertStaff, type AccountContext, type ChatDeps, type Q } from '../../context.js';
 import { compileContactFilter } from '../contacts/contacts.filter.js';
 import { compileConversationFilter } from '../conversations/conversations.filter.js';
-import type { CustomAttributeCriteria } from '../custom-attributes/custom-attributes.filter.js';
+import type { CustomAttributeCriteria } from '../../filters/criteria.js';
 import type { CustomFilter, FilterType } from './custom-filters.migration.js';
 import * as repo from './custom-filters.repository.js';
 import type {
