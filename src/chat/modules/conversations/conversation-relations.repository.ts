@@ -9,29 +9,17 @@ import type { Q } from '../../context.js';
 
 export async function contactsByIds(q: Q, accountId: number, ids: number[]) {
   if (ids.length === 0) return [];
-  return q
-    .selectFrom('contacts')
-    .selectAll()
-    .where(idsInAccount(accountId, ids))
-    .execute();
+  return q.selectFrom('contacts').selectAll().where(idsInAccount(accountId, ids)).execute();
 }
 
 export async function teamsByIds(q: Q, accountId: number, ids: number[]) {
   if (ids.length === 0) return [];
-  return q
-    .selectFrom('teams')
-    .selectAll()
-    .where(idsInAccount(accountId, ids))
-    .execute();
+  return q.selectFrom('teams').selectAll().where(idsInAccount(accountId, ids)).execute();
 }
 
 export async function inboxesByIds(q: Q, accountId: number, ids: number[]) {
   if (ids.length === 0) return [];
-  return q
-    .selectFrom('inboxes')
-    .select(['id', 'name', 'channel_type'])
-    .where(idsInAccount(accountId, ids))
-    .execute();
+  return q.selectFrom('inboxes').select(['id', 'name', 'channel_type']).where(idsInAccount(accountId, ids)).execute();
 }
 
 export async function contactInboxesByIds(q: Q, accountId: number, ids: number[]) {

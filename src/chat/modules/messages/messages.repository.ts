@@ -54,11 +54,7 @@ export async function messageWindow(
 
 export async function messagesByIds(q: Q, accountId: number, ids: number[]): Promise<Message[]> {
   if (ids.length === 0) return [];
-  return q
-    .selectFrom('messages')
-    .selectAll()
-    .where(idsInAccount(accountId, ids))
-    .execute();
+  return q.selectFrom('messages').selectAll().where(idsInAccount(accountId, ids)).execute();
 }
 
 /**
@@ -134,11 +130,7 @@ export async function lastContactVisibleIds(q: Q, accountId: number, conversatio
 
 export async function contactSenders(q: Q, accountId: number, ids: number[]) {
   if (ids.length === 0) return [];
-  return q
-    .selectFrom('contacts')
-    .selectAll()
-    .where(idsInAccount(accountId, ids))
-    .execute();
+  return q.selectFrom('contacts').selectAll().where(idsInAccount(accountId, ids)).execute();
 }
 
 /** Users are global; a user who left the account still shows on the messages they sent. */

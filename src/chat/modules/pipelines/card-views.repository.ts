@@ -15,11 +15,7 @@ export async function userNames(q: Q, ids: number[]): Promise<Map<number, string
 
 export async function contactNames(q: Q, accountId: number, ids: number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await q
-    .selectFrom('contacts')
-    .select(['id', 'name'])
-    .where(idsInAccount(accountId, ids))
-    .execute();
+  const rows = await q.selectFrom('contacts').select(['id', 'name']).where(idsInAccount(accountId, ids)).execute();
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 

@@ -116,11 +116,7 @@ type Uncounted = Omit<
 /** Sets fields on many cards. */
 export async function updateCards(q: Q, accountId: number, ids: number[], values: Uncounted) {
   if (ids.length === 0) return;
-  await q
-    .updateTable('pipeline_cards')
-    .set(values)
-    .where(idsInAccount(accountId, ids))
-    .execute();
+  await q.updateTable('pipeline_cards').set(values).where(idsInAccount(accountId, ids)).execute();
 }
 
 /** The position after the last live card of a stage (0 for an empty stage): one index probe. */
