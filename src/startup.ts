@@ -40,9 +40,11 @@ export function portClash(config: Config, which: Which): StartupError | null {
 
 const codeOf = (err: unknown): string | undefined => {
   // A connection error may come wrapped (a failed migration's cause, an AggregateError of addresses).
-  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
+  type Wrapped = { code?: unknown; cause?: unknown; errors?: unknown; message?: unknown } | null | undefined;
+  for (let e = err as Wrapped, depth = 0; e && depth < 5; e = e.cause as Wrapped, depth++) {
     if (typeof e.code === 'string') return e.code;
-    if (Array.isArray(e.errors) && typeof e.errors[0]?.code === 'string') return e.errors[0].code;
+    const first = Array.isArray(e.errors) ? (e.errors[0] as Wrapped) : undefined;
+    if (typeof first?.code === 'string') return first.code;
     if (typeof e.message === 'string' && /timeout exceeded when trying to connect/i.test(e.message)) return 'ETIMEDOUT';
   }
   return undefined;

@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
 import { bumpEpochOnChange, createChangeEpoch, type EpochSource } from '../../core/db/change-epoch.js';
 import type { DialectName } from '../../core/db/database.js';
 import type { PortableMigration } from '../../core/db/migrator.js';
+import type { UntypedDb } from '../../core/db/untyped.js';
 
 /** The change epoch of what authentication reads (auth.cache.ts). */
 export const AUTH_EPOCH = 'auth_epoch';
@@ -20,7 +20,7 @@ export const AUTH_EPOCH_SOURCES: readonly EpochSource[] = [
   { table: 'inboxes', columns: ['agent_bot_id'] },
 ];
 
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await createChangeEpoch(db, dialect, AUTH_EPOCH);
   for (const source of AUTH_EPOCH_SOURCES) await bumpEpochOnChange(db, dialect, AUTH_EPOCH, source);
 }

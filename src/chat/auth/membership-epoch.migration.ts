@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
 import { bumpEpochOnChange, createChangeEpoch, type EpochSource } from '../../core/db/change-epoch.js';
 import type { DialectName } from '../../core/db/database.js';
 import type { PortableMigration } from '../../core/db/migrator.js';
+import type { UntypedDb } from '../../core/db/untyped.js';
 
 /**
  * The change epoch of the profile's account list (modules/profile/profile.cache.ts). Read with the
@@ -20,7 +20,7 @@ export const MEMBERSHIP_EPOCH_SOURCES: readonly EpochSource[] = [
   { table: 'accounts', columns: ['name', 'locale', 'status'] },
 ];
 
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await createChangeEpoch(db, dialect, MEMBERSHIP_EPOCH);
   for (const source of MEMBERSHIP_EPOCH_SOURCES) await bumpEpochOnChange(db, dialect, MEMBERSHIP_EPOCH, source);
 }

@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import type { PortableMigration } from '../../core/db/migrator.js';
 import { withId } from '../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../core/db/untyped.js';
 
 /** Sign-in sessions of devise-token clients (sessions.ts). */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await withId(db.schema.createTable('user_sessions'), dialect)
     .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('client', 'text', (c) => c.notNull())

@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { PortableMigration } from '../../core/db/migrator.js';
+import type { UntypedDb } from '../../core/db/untyped.js';
 
 /**
  * Gives the installation's first platform app (the lowest id: the one whose token the first start
@@ -8,7 +9,7 @@ import type { PortableMigration } from '../../core/db/migrator.js';
  * token can then set their plan and locale (decisions/0030). Also called when the command line
  * makes the first app itself (platform.service.ts `installationApp`).
  */
-export async function grantUnheldToApp(db: Kysely<any>, appId: number, now = Date.now()): Promise<void> {
+export async function grantUnheldToApp(db: UntypedDb, appId: number, now = Date.now()): Promise<void> {
   for (const [type, table] of [
     ['Account', 'accounts'],
     ['User', 'users'],
@@ -40,7 +41,7 @@ export async function grantUnheldToApp(db: Kysely<any>, appId: number, now = Dat
   }
 }
 
-async function up(db: Kysely<any>): Promise<void> {
+async function up(db: UntypedDb): Promise<void> {
   const first = await db.selectFrom('platform_apps').select('id').orderBy('id').limit(1).executeTakeFirst();
   if (first) await grantUnheldToApp(db, Number(first.id));
 }

@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { PortableMigration } from '../../core/db/migrator.js';
 import { sha256Hex } from '../../core/security/tokens.js';
+import type { UntypedDb } from '../../core/db/untyped.js';
 
 /**
  * Platform app tokens were stored as they are; from this migration on only their SHA-256 is kept
@@ -8,7 +8,7 @@ import { sha256Hex } from '../../core/security/tokens.js';
  * working: each stored token becomes its hash. User and bot tokens stay as they are (the profile
  * and the bot's page return them). Hashed in code, since SQLite has no SHA-256 function.
  */
-async function up(db: Kysely<any>): Promise<void> {
+async function up(db: UntypedDb): Promise<void> {
   const rows: { id: number; token: string }[] = await db
     .selectFrom('access_tokens')
     .select(['id', 'token'])

@@ -12,6 +12,7 @@ import type { Delivery } from '../webhooks/deliveries.js';
 import { DestinationGuard } from '../webhooks/destination-guard.js';
 import { DeliveryWorker } from '../webhooks/worker.js';
 import { settledBy } from './deadline.js';
+import type { UntypedSchema } from '../db/untyped.js';
 
 export interface BackgroundSettings {
   /** Hosts webhooks may reach although they are not public (WEBHOOK_ALLOWED_HOSTS). */
@@ -57,8 +58,8 @@ export function createBackgroundRuntime<DB extends EventsDatabase, M extends Eve
 ) {
   const { db, dialect, logger, settings } = options;
   const poll = options.pollIntervalMs;
-  let deliveries: DeliveryWorker<any> | null = null;
-  let mail: MailWorker<any> | null = null;
+  let deliveries: DeliveryWorker<UntypedSchema> | null = null;
+  let mail: MailWorker<UntypedSchema> | null = null;
   const dispatcher = new OutboxDispatcher<DB, M>({
     db,
     dialect,
@@ -72,7 +73,7 @@ export function createBackgroundRuntime<DB extends EventsDatabase, M extends Eve
       mail?.poke();
     },
   });
-  deliveries = new DeliveryWorker<any>({
+  deliveries = new DeliveryWorker<UntypedSchema>({
     db,
     dialect,
     logger,
@@ -84,7 +85,13 @@ export function createBackgroundRuntime<DB extends EventsDatabase, M extends Eve
     chatwootHeaders: options.chatwootHeaders,
     secretOf: options.secretOf,
   });
-  mail = new MailWorker<any>({ db, dialect, logger, transportFor: options.transportFor, pollIntervalMs: poll ?? 1000 });
+  mail = new MailWorker<UntypedSchema>({
+    db,
+    dialect,
+    logger,
+    transportFor: options.transportFor,
+    pollIntervalMs: poll ?? 1000,
+  });
   const jobs = new JobRunner({
     db,
     dialect,

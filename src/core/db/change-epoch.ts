@@ -1,5 +1,6 @@
-import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
+import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import type { DialectName } from './database.js';
+import type { UntypedDb } from './untyped.js';
 
 /**
  * A change epoch: a one-row counter table that database triggers bump whenever chosen tables
@@ -40,7 +41,7 @@ const someChanged = (columns: readonly string[], dialect: DialectName) =>
   );
 
 /** Creates the counter table `name` (one row, id 1, value 0) and, on PostgreSQL, its bump function. */
-export async function createChangeEpoch(db: Kysely<any>, dialect: DialectName, name: string): Promise<void> {
+export async function createChangeEpoch(db: UntypedDb, dialect: DialectName, name: string): Promise<void> {
   await db.schema
     .createTable(name)
     .addColumn('id', 'integer', (c) => c.primaryKey())
@@ -61,7 +62,7 @@ export async function createChangeEpoch(db: Kysely<any>, dialect: DialectName, n
 
 /** Makes the changes of `source.table` bump the epoch `name` (run in a migration, after createChangeEpoch). */
 export async function bumpEpochOnChange(
-  db: Kysely<any>,
+  db: UntypedDb,
   dialect: DialectName,
   name: string,
   source: EpochSource,
@@ -96,13 +97,13 @@ export async function bumpEpochOnChange(
  * Reads the epoch `name`: one primary-key query, compiled once. Undefined when the row is missing
  * (then nothing may be cached).
  */
-export function epochReader(db: Kysely<any>, name: string): () => Promise<number | undefined> {
+export function epochReader(db: UntypedDb, name: string): () => Promise<number | undefined> {
   const read = epochsReader(db, [name]);
   return async () => (await read())[0];
 }
 
 /** Reads several epochs in one statement (a primary-key lookup each), in the order of `names`. */
-export function epochsReader(db: Kysely<any>, names: readonly string[]): () => Promise<(number | undefined)[]> {
+export function epochsReader(db: UntypedDb, names: readonly string[]): () => Promise<(number | undefined)[]> {
   const columns = names.map((name, i) => `(select value from ${quoteIdentifier(name)} where id = 1) as e${i}`);
   const query = CompiledQuery.raw(`select ${columns.join(', ')}`);
   return async () => {

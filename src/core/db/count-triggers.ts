@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { DialectName } from './database.js';
+import type { UntypedDb } from './untyped.js';
 
 /** Triggers that keep a table of counts in step with the rows of another (see createCountTriggers). */
 export interface CountTriggers {
@@ -22,7 +23,7 @@ export interface CountTriggers {
  * removed ones, and both for an update that moves a row between buckets. Database triggers rather
  * than application code, so every writer keeps the counts right (run in a migration).
  */
-export async function createCountTriggers(db: Kysely<any>, dialect: DialectName, t: CountTriggers): Promise<void> {
+export async function createCountTriggers(db: UntypedDb, dialect: DialectName, t: CountTriggers): Promise<void> {
   const of = t.updateOf ? ` of ${t.updateOf.join(', ')}` : '';
   const run = (text: string) => sql.raw(text).execute(db);
   if (dialect === 'sqlite') {

@@ -1,5 +1,6 @@
-import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { DialectName } from './database.js';
+import type { UntypedDb } from './untyped.js';
 
 /**
  * Full-text search over some text columns of a table, one API on both dialects:
@@ -92,7 +93,7 @@ function pgDocument(index: FullTextIndex, row?: 'new') {
 }
 
 /** Creates the index of `index.table` and what keeps it in sync (run in a migration). */
-export async function createFullTextIndex(db: Kysely<any>, dialect: DialectName, index: FullTextIndex): Promise<void> {
+export async function createFullTextIndex(db: UntypedDb, dialect: DialectName, index: FullTextIndex): Promise<void> {
   if (index.columns.length === 0) throw new Error('a full-text index needs at least one column');
   const table = sql.id(index.table);
   if (dialect === 'postgres') {
@@ -127,7 +128,7 @@ export async function createFullTextIndex(db: Kysely<any>, dialect: DialectName,
  * word index above and the trigram index of substring-index.ts; `tokenize` tells them apart.
  */
 export async function createFts5Mirror(
-  db: Kysely<any>,
+  db: UntypedDb,
   name: string,
   tableName: string,
   indexed: readonly string[],
@@ -156,7 +157,7 @@ export async function createFts5Mirror(
 }
 
 /** Removes the index and what kept it in sync. */
-export async function dropFullTextIndex(db: Kysely<any>, dialect: DialectName, index: FullTextIndex): Promise<void> {
+export async function dropFullTextIndex(db: UntypedDb, dialect: DialectName, index: FullTextIndex): Promise<void> {
   if (dialect === 'postgres') {
     const refresh = sql.id(`${index.table}_fts_refresh`);
     await sql`drop trigger if exists ${refresh} on ${sql.id(index.table)}`.execute(db);

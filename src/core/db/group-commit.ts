@@ -9,10 +9,10 @@ import {
   type Dialect,
   type DialectAdapter,
   type Driver,
-  type Kysely,
   type QueryCompiler,
   type QueryResult,
 } from 'kysely';
+import type { UntypedDb } from './untyped.js';
 
 /**
  * Group commit for SQLite.
@@ -322,7 +322,7 @@ export class GroupCommitSqliteDialect implements Dialect {
     return new SqliteAdapter();
   }
 
-  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+  createIntrospector(db: UntypedDb): DatabaseIntrospector {
     return new SqliteIntrospector(db);
   }
 }

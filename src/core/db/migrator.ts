@@ -1,13 +1,14 @@
-import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type DatabaseIntrospector, type Migration, type MigrationProvider } from 'kysely';
 import type { DialectName } from './database.js';
+import type { UntypedDb } from './untyped.js';
 
 /**
  * A migration written once for both dialects. It receives the dialect so the few column
  * types that differ (see `schema-helpers.ts`) can be chosen in one place.
  */
 export interface PortableMigration {
-  up(db: Kysely<any>, dialect: DialectName): Promise<void>;
-  down?(db: Kysely<any>, dialect: DialectName): Promise<void>;
+  up(db: UntypedDb, dialect: DialectName): Promise<void>;
+  down?(db: UntypedDb, dialect: DialectName): Promise<void>;
 }
 
 class StaticProvider implements MigrationProvider {
@@ -21,7 +22,7 @@ class StaticProvider implements MigrationProvider {
     for (const [name, m] of Object.entries(this.migrations)) {
       out[name] = {
         up: (db) => m.up(db, this.dialect),
-        ...(m.down ? { down: (db: Kysely<any>) => m.down!(db, this.dialect) } : {}),
+        ...(m.down ? { down: (db: UntypedDb) => m.down!(db, this.dialect) } : {}),
       };
     }
     return out;
@@ -42,9 +43,9 @@ export class ForeignDatabaseError extends Error {}
 
 /** Runs `work` holding the start-up lock (PostgreSQL); on SQLite the instance lock already makes it the only one. */
 async function underStartupLock<T>(
-  db: Kysely<any>,
+  db: UntypedDb,
   dialect: DialectName,
-  work: (db: Kysely<any>) => Promise<T>,
+  work: (db: UntypedDb) => Promise<T>,
 ): Promise<T> {
   if (dialect !== 'postgres') return work(db);
   return db.connection().execute(async (connection) => {
@@ -67,7 +68,7 @@ export interface MigrateOptions {
  * `ForeignDatabaseError` before touching a database that ran migrations this list does not have.
  */
 export async function migrateToLatest(
-  db: Kysely<any>,
+  db: UntypedDb,
   dialect: DialectName,
   migrations: Record<string, PortableMigration>,
   options: MigrateOptions = {},
@@ -81,10 +82,10 @@ export async function migrateToLatest(
  * bootstrap that checks and then inserts sees what the previous instance inserted.
  */
 export async function prepareDatabase<T>(
-  db: Kysely<any>,
+  db: UntypedDb,
   dialect: DialectName,
   migrations: Record<string, PortableMigration>,
-  bootstrap: (db: Kysely<any>) => Promise<T>,
+  bootstrap: (db: UntypedDb) => Promise<T>,
   options: MigrateOptions = {},
 ): Promise<T> {
   return underStartupLock(db, dialect, async (locked) => {
@@ -94,7 +95,7 @@ export async function prepareDatabase<T>(
 }
 
 async function migrate(
-  db: Kysely<any>,
+  db: UntypedDb,
   dialect: DialectName,
   migrations: Record<string, PortableMigration>,
   options: MigrateOptions,
@@ -136,7 +137,7 @@ async function migrate(
  * altered meanwhile, as other services and tests sharing the database do. This handle answers
  * those two questions from the connection's own schema alone.
  */
-function withOwnSchemaIntrospection(db: Kysely<any>, schema: string): Kysely<any> {
+function withOwnSchemaIntrospection(db: UntypedDb, schema: string): UntypedDb {
   const introspection: Pick<DatabaseIntrospector, 'getSchemas' | 'getTables'> = {
     getSchemas: async () => [{ name: schema }],
     getTables: async () =>
@@ -160,7 +161,7 @@ function withOwnSchemaIntrospection(db: Kysely<any>, schema: string): Kysely<any
  * services pointed at one database); otherwise a newer version of Ponte migrated it.
  */
 async function refuseForeign(
-  db: Kysely<any>,
+  db: UntypedDb,
   dialect: DialectName,
   migrations: Record<string, PortableMigration>,
   schema: string | undefined,

@@ -1,6 +1,7 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { DialectName } from './database.js';
 import { createFts5Mirror } from './full-text.js';
+import type { UntypedDb } from './untyped.js';
 
 /**
  * Substring search ("contains", case-insensitive) that an index serves, on both dialects:
@@ -29,7 +30,7 @@ export function substringIndexUsable(term: string): boolean {
 }
 
 /** Creates the index and what keeps it in sync (run in a migration). */
-export async function createSubstringIndex(db: Kysely<any>, dialect: DialectName, index: SubstringIndex) {
+export async function createSubstringIndex(db: UntypedDb, dialect: DialectName, index: SubstringIndex) {
   if (dialect === 'postgres') {
     // Each statement in its own block: a failure (no privilege, no contrib package) is reported and skipped.
     await sql`do $$ begin

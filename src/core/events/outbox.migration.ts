@@ -1,9 +1,9 @@
-import type { Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import { withId } from '../db/schema-helpers.js';
+import type { UntypedDb } from '../db/untyped.js';
 
 /** Creates the outbox table; each service's first migration calls it. */
-export async function createOutboxTable(db: Kysely<any>, dialect: DialectName): Promise<void> {
+export async function createOutboxTable(db: UntypedDb, dialect: DialectName): Promise<void> {
   await withId(db.schema.createTable('outbox_events'), dialect)
     .addColumn('account_id', 'bigint')
     .addColumn('name', 'text', (c) => c.notNull())
@@ -25,7 +25,7 @@ export async function createOutboxTable(db: Kysely<any>, dialect: DialectName): 
  * `outbox_retries`, where a listener that failed on an event keeps its own outcome and retries
  * (see dispatcher.ts). Each service runs it once, in a migration of its own.
  */
-export async function addListenerRetries(db: Kysely<any>, dialect: DialectName): Promise<void> {
+export async function addListenerRetries(db: UntypedDb, dialect: DialectName): Promise<void> {
   await db.schema
     .alterTable('outbox_events')
     .addColumn('refs', 'text', (c) => c.notNull().defaultTo('{}'))

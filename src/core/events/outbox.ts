@@ -1,4 +1,5 @@
-import type { Kysely, Transaction, Generated } from 'kysely';
+import type { Kysely, Generated } from 'kysely';
+import type { UntypedTransaction } from '../db/untyped.js';
 
 /** The outbox table every service database carries (see outbox.migration.ts). */
 export interface OutboxTable {
@@ -57,7 +58,10 @@ export function onOutboxWrite(listener: () => void): () => void {
  * existed; if it commits, every listener will handle it, even after a crash.
  */
 export function eventRecorder<M extends EventMap<M>>() {
-  return async function emit<N extends keyof M & string>(trx: Transaction<any>, event: NewEvent<M, N>): Promise<void> {
+  return async function emit<N extends keyof M & string>(
+    trx: UntypedTransaction,
+    event: NewEvent<M, N>,
+  ): Promise<void> {
     const db = trx as unknown as Kysely<OutboxDatabase>;
     await db
       .insertInto('outbox_events')

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+
 import client from 'prom-client';
 import { PUSH_JOB } from '../push/push.jobs.js';
+import type { UntypedDb, UntypedExpressions, UntypedQuery } from '../db/untyped.js';
 
 /**
  * Prometheus metrics of the process (off unless METRICS=on or METRICS_PORT is set): request
@@ -11,7 +12,7 @@ import { PUSH_JOB } from '../push/push.jobs.js';
  */
 export class Metrics {
   readonly registry = new client.Registry();
-  private readonly sources: { service: string; db: Kysely<any> }[] = [];
+  private readonly sources: { service: string; db: UntypedDb }[] = [];
   private readonly httpDuration: client.Histogram<'service' | 'method' | 'route' | 'status_code'>;
   private readonly storageFull: client.Counter<'service'>;
 
@@ -35,7 +36,7 @@ export class Metrics {
       name: string,
       help: string,
       labelNames: string[],
-      read: (db: Kysely<any>) => Promise<[Record<string, string>, number][]>,
+      read: (db: UntypedDb) => Promise<[Record<string, string>, number][]>,
     ) =>
       new client.Gauge({
         name,
@@ -49,13 +50,17 @@ export class Metrics {
           }
         },
       });
-    const count = async (db: Kysely<any>, table: string, where: (q: any) => any) =>
+    const count = async (db: UntypedDb, table: string, where: (q: UntypedQuery) => UntypedQuery) =>
       Number(
-        (await where(db.selectFrom(table).select((eb: any) => eb.fn.countAll().as('n'))).executeTakeFirst())?.n ?? 0,
+        (
+          await where(
+            db.selectFrom(table).select((eb: UntypedExpressions) => eb.fn.countAll().as('n')),
+          ).executeTakeFirst()
+        )?.n ?? 0,
       );
-    const byStatus = async (db: Kysely<any>, table: string, where: (q: any) => any = (q) => q) =>
+    const byStatus = async (db: UntypedDb, table: string, where: (q: UntypedQuery) => UntypedQuery = (q) => q) =>
       (
-        (await where(db.selectFrom(table).select(['status', (eb: any) => eb.fn.countAll().as('n')]))
+        (await where(db.selectFrom(table).select(['status', (eb: UntypedExpressions) => eb.fn.countAll().as('n')]))
           .groupBy('status')
           .execute()) as unknown as { status: string; n: number }[]
       ).map((r) => [{ status: r.status }, Number(r.n)] as [Record<string, string>, number]);
@@ -93,7 +98,7 @@ export class Metrics {
   }
 
   /** Adds a service's database to the queue gauges. */
-  addSource(service: string, db: Kysely<any>): void {
+  addSource(service: string, db: UntypedDb): void {
     this.sources.push({ service, db });
   }
 

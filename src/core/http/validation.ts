@@ -51,7 +51,12 @@ function withFormats(ajv: Ajv): Ajv {
     keyword: FIRST_PAGE_KEYWORD,
     modifying: true,
     schemaType: 'boolean',
-    validate: (on: boolean, data: unknown, _schema?: unknown, where?: { parentData: any; parentDataProperty: any }) => {
+    validate: (
+      on: boolean,
+      data: unknown,
+      _schema?: unknown,
+      where?: { parentData: Record<string | number, unknown>; parentDataProperty: string | number },
+    ) => {
       if (on && data === 0 && where?.parentData) where.parentData[where.parentDataProperty] = 1;
       return true;
     },

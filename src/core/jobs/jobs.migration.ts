@@ -1,6 +1,7 @@
-import { sql, type Kysely, type Generated } from 'kysely';
+import { sql, type Generated } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import { withId } from '../db/schema-helpers.js';
+import type { UntypedDb } from '../db/untyped.js';
 
 /** The durable job table every service database carries (see jobs.ts). */
 export interface JobsTable {
@@ -30,7 +31,7 @@ export interface JobsDatabase {
 }
 
 /** Creates the jobs table; a migration of each service calls it. */
-export async function createJobsTable(db: Kysely<any>, dialect: DialectName): Promise<void> {
+export async function createJobsTable(db: UntypedDb, dialect: DialectName): Promise<void> {
   await withId(db.schema.createTable('jobs'), dialect)
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('payload', 'text', (c) => c.notNull())

@@ -4,6 +4,7 @@ import { PollLoop } from '../background/poll-loop.js';
 import type { DialectName } from '../db/database.js';
 import type { JobsDatabase, JobsTable } from './jobs.migration.js';
 import { claimLeased, nextAttemptAt } from './lease.js';
+import type { UntypedDb } from '../db/untyped.js';
 
 /**
  * The one scheduler for timed work: a durable, leased queue in the `jobs` table that several
@@ -38,6 +39,7 @@ export interface JobContext {
   extendLease(ms: number): Promise<void>;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- lists hold definitions of every payload type
 export interface JobDefinition<P = any> {
   name: string;
   handle(job: RunningJob<P>, context: JobContext): Promise<void>;
@@ -165,7 +167,7 @@ export function nextOccurrence(schedule: Schedule, after: number): number {
 }
 
 export interface JobRunnerOptions {
-  db: Kysely<any>;
+  db: UntypedDb;
   dialect: DialectName;
   logger: FastifyBaseLogger;
   definitions: readonly JobDefinition[];

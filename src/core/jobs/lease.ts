@@ -1,5 +1,5 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { DialectName } from '../db/database.js';
+import type { UntypedDb, UntypedExpressions, UntypedQuery } from '../db/untyped.js';
 
 /**
  * The claim that every durable queue here shares (jobs, webhook deliveries, e-mails, listener
@@ -31,13 +31,13 @@ export interface ClaimOptions {
   leaseMs: number;
   limit: number;
   /** Narrows the candidates further (names with a handler, subscribers not busy...). */
-  where?: (query: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any>;
+  where?: (query: UntypedQuery) => UntypedQuery;
   /** Extra columns set on the claimed rows. */
   set?: Record<string, unknown>;
 }
 
 export async function claimLeased<Row>(
-  db: Kysely<any>,
+  db: UntypedDb,
   dialect: DialectName,
   queue: LeasedQueue,
   options: ClaimOptions,
@@ -46,17 +46,17 @@ export async function claimLeased<Row>(
   if (limit <= 0) return [];
   return db
     .updateTable(queue.table)
-    .set((eb: any) => ({
+    .set((eb: UntypedExpressions) => ({
       ...(options.set ?? {}),
       status: queue.running,
       locked_until: now + leaseMs,
       attempts: eb('attempts', '+', 1),
     }))
-    .where('id', 'in', (eb: any) => {
+    .where('id', 'in', (eb: UntypedExpressions) => {
       let candidates = eb
         .selectFrom(queue.table)
         .select('id')
-        .where((w: any) =>
+        .where((w: UntypedExpressions) =>
           w.or([
             w.and([w('status', '=', queue.waiting), w(queue.dueColumn, '<=', now)]),
             w.and([w('status', '=', queue.running), w('locked_until', '<', now)]),

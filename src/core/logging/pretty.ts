@@ -26,8 +26,15 @@ const clock = (time: unknown) => {
 const value = (v: unknown) => (typeof v === 'string' && !/\s/.test(v) ? v : JSON.stringify(v));
 
 /** One JSON log entry as a readable line (the stack of an error on the lines after it). */
+/** What the readable line reads of a pino entry (every other field is shown as key=value). */
+interface LogEntry extends Record<string, unknown> {
+  req?: { method?: string; url?: string };
+  res?: { statusCode?: number };
+  err?: { stack?: string; type?: string; message?: string };
+}
+
 export function prettyLine(json: string, color = false): string {
-  let entry: Record<string, any>;
+  let entry: LogEntry;
   try {
     entry = JSON.parse(json);
   } catch {
@@ -36,18 +43,18 @@ export function prettyLine(json: string, color = false): string {
   const level = Number(entry.level);
   const name = (LEVELS[level] ?? String(entry.level)).padEnd(5);
   const head = `${clock(entry.time)} ${color ? `\x1b[${COLORS[level] ?? '0'}m${name}\x1b[0m` : name} ${String(entry.service ?? '').padEnd(8)} `;
-  const isRequest = entry.req && entry.res;
-  const shown = isRequest ? REQUEST_SHOWN : SHOWN;
+  const { req, res, err } = entry;
+  const shown = req && res ? REQUEST_SHOWN : SHOWN;
   const rest = Object.entries(entry)
     .filter(([k]) => !shown.has(k))
     .map(([k, v]) => `${k}=${value(v)}`);
   let text: string;
-  if (isRequest) {
-    text = `${entry.req.method} ${entry.req.url} ${entry.res.statusCode} ${entry.responseTime ?? '?'} ms`;
-    if (entry.code) rest.unshift(`${entry.code}: ${entry.reason ?? ''}`);
+  if (req && res) {
+    text = `${req.method} ${req.url} ${res.statusCode} ${String(entry.responseTime ?? '?')} ms`;
+    if (entry.code) rest.unshift(`${String(entry.code)}: ${String(entry.reason ?? '')}`);
   } else text = String(entry.msg ?? '');
   const line = `${head}${text}${rest.length ? `  ${rest.join(' ')}` : ''}`;
-  const stack = entry.err?.stack ?? (entry.err ? `${entry.err.type ?? 'Error'}: ${entry.err.message}` : '');
+  const stack = err?.stack ?? (err ? `${err.type ?? 'Error'}: ${err.message}` : '');
   return stack ? `${line}\n${String(stack).replace(/^/gm, '    ')}` : line;
 }
 

@@ -12,6 +12,7 @@ import {
   type OutgoingEmail,
   type OutgoingEmailsDatabase,
 } from './outgoing-emails.js';
+import type { UntypedDb } from '../db/untyped.js';
 
 /** How one queued e-mail is sent: the transport and the From header; `dispose` closes a one-off transport. */
 export interface ResolvedTransport {
@@ -118,7 +119,7 @@ export class MailWorker<DB extends OutgoingEmailsDatabase> {
  * on success, else the error (the caller decides between a retry and giving up).
  */
 export async function deliverEmail(
-  db: Kysely<any>,
+  db: UntypedDb,
   email: OutgoingEmail,
   transportFor: TransportFor,
   logger: FastifyBaseLogger,
@@ -160,7 +161,7 @@ export async function deliverEmail(
  * that attempt's outcome, so the caller reports what happened rather than what was hoped.
  */
 export async function sendQueuedNow(
-  db: Kysely<any>,
+  db: UntypedDb,
   id: string,
   transportFor: TransportFor,
   logger: FastifyBaseLogger,
@@ -191,7 +192,7 @@ const WORKER_ATTEMPT_WAIT_MS = 30_000;
  * error when the attempt failed (the e-mail then waits for a retry or has failed), null if the
  * attempt outlasts the wait (it stays the worker's to finish).
  */
-async function outcomeOfWorkerAttempt(db: Kysely<any>, id: string): Promise<string | null> {
+async function outcomeOfWorkerAttempt(db: UntypedDb, id: string): Promise<string | null> {
   const deadline = Date.now() + WORKER_ATTEMPT_WAIT_MS;
   for (;;) {
     const row = await (db as Kysely<OutgoingEmailsDatabase>)

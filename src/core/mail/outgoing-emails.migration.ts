@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
+import type { UntypedDb } from '../db/untyped.js';
 
 /** Creates the outgoing e-mail queue and log; each service's migrations call it. */
-export async function createOutgoingEmailsTable(db: Kysely<any>, _dialect: DialectName): Promise<void> {
+export async function createOutgoingEmailsTable(db: UntypedDb, _dialect: DialectName): Promise<void> {
   await db.schema
     .createTable('outgoing_emails')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -41,7 +41,7 @@ export async function createOutgoingEmailsTable(db: Kysely<any>, _dialect: Diale
 }
 
 /** Reply-To and attachments on queued e-mails (part of the backbone upgrade). */
-export async function addEmailReplyToAndAttachments(db: Kysely<any>): Promise<void> {
+export async function addEmailReplyToAndAttachments(db: UntypedDb): Promise<void> {
   await db.schema.alterTable('outgoing_emails').addColumn('reply_to', 'text').execute();
   await db.schema.alterTable('outgoing_emails').addColumn('attachments', 'text').execute();
 }

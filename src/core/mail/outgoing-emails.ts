@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import { claimLeased, type LeasedQueue } from '../jobs/lease.js';
 import type { MailAttachment } from './mail.transport.js';
+import type { UntypedDb } from '../db/untyped.js';
 
 export type EmailStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
@@ -62,7 +63,7 @@ const table = <DB extends OutgoingEmailsDatabase>(q: Kysely<DB>) => q as unknown
  * Queues an e-mail; call it inside the transaction that decided it, so it is sent if and only if
  * that transaction commits. The mail worker sends it later (no network inside the transaction).
  */
-export async function enqueueEmail(trx: Kysely<any>, email: NewEmail): Promise<string> {
+export async function enqueueEmail(trx: UntypedDb, email: NewEmail): Promise<string> {
   if (email.to.length === 0) throw new Error('An e-mail needs at least one recipient');
   const id = `eml_${randomUUID().replace(/-/g, '')}`;
   const now = Date.now();

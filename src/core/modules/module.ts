@@ -73,6 +73,7 @@ export interface ServiceModule<Deps, Services, DB, M extends EventMap<M>, Routes
   jobs?(context: ModuleContext<Deps, Services, keyof M & string>): JobDefinition[];
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list of modules of any service: only their shape is read
 type AnyModule = ServiceModule<any, any, any, any, any, any>;
 
 /** Every migration of the modules, in name order; a name used twice is a startup error. */
@@ -115,6 +116,7 @@ export function declaredBy<Name extends string = string>(modules: readonly AnyMo
  */
 export function buildServices<Deps, Services>(
   deps: Deps,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the modules' tables, events, routes and points vary
   modules: readonly ServiceModule<Deps, Services, any, any, any, any>[],
 ): Services {
   const services = {} as Services;
@@ -145,6 +147,7 @@ function connectExtensionPoints<Services>(modules: readonly AnyModule[], service
 
 /** The background work of every module: listeners, jobs, and the secrets of delivery subscribers. */
 export function backgroundOf<Deps, Services, DB, M extends EventMap<M>>(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the modules' routes and points vary
   modules: readonly ServiceModule<Deps, Services, DB, M, any>[],
   context: Omit<ModuleContext<Deps, Services>, 'declared'>,
 ): {

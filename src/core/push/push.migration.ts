@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { PortableMigration } from '../db/migrator.js';
+import type { UntypedDb } from '../db/untyped.js';
 
 /**
  * Push deliveries are jobs (push.jobs.ts); /metrics counts them by status. This index serves that
@@ -7,7 +7,7 @@ import type { PortableMigration } from '../db/migrator.js';
  * and by the finance service as 0035_push_deliveries (both services' /metrics ask).
  */
 export const pushDeliveriesMigration: PortableMigration = {
-  async up(db: Kysely<any>) {
+  async up(db: UntypedDb) {
     await db.schema.createIndex('jobs_name_status_idx').on('jobs').columns(['name', 'status']).execute();
   },
 };

@@ -1,8 +1,8 @@
-import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
 import type { JobDefinition } from '../jobs/jobs.js';
 import type { OutboxTable } from '../events/outbox.js';
 import type { OutgoingEmailsTable } from '../mail/outgoing-emails.js';
 import type { WebhookDeliveriesTable } from '../webhooks/deliveries.js';
+import type { UntypedDb, UntypedExpressions, UntypedQuery } from '../db/untyped.js';
 
 /** The core tables every service has; the pruner needs nothing else. */
 export interface HistoryTables {
@@ -20,7 +20,7 @@ export interface PruneCounts {
 }
 
 export interface HistoryPrunerOptions {
-  db: Kysely<any>;
+  db: UntypedDb;
   /** How long finished history is kept (ms); 0 keeps it forever. */
   retentionMs: number;
   /** Rows per DELETE statement (default 1,000): short statements, so writers never wait long. */
@@ -46,15 +46,11 @@ export class HistoryPruner {
     const cutoff = now - this.options.retentionMs;
     const batch = this.options.batchSize ?? 1000;
     const db = this.options.db;
-    const prune = (
-      table: string,
-      time: string,
-      narrow?: (q: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any>,
-    ) =>
+    const prune = (table: string, time: string, narrow?: (q: UntypedQuery) => UntypedQuery) =>
       this.inBatches(async () => {
         const result = await db
           .deleteFrom(table)
-          .where('id', 'in', (eb: ExpressionBuilder<any, any>) => {
+          .where('id', 'in', (eb: UntypedExpressions) => {
             let ids = eb.selectFrom(table).select('id').where(time, 'is not', null).where(time, '<', cutoff);
             if (narrow) ids = narrow(ids);
             return ids.limit(batch);
@@ -103,7 +99,7 @@ export class HistoryPruner {
 }
 
 /** The hourly job that prunes history older than HISTORY_RETENTION_DAYS (0 keeps everything). */
-export function historyRetentionJob(db: Kysely<any>, retentionMs: number): JobDefinition {
+export function historyRetentionJob(db: UntypedDb, retentionMs: number): JobDefinition {
   const pruner = new HistoryPruner({ db, retentionMs });
   return {
     name: 'core.history_retention',

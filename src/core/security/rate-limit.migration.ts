@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
+import type { UntypedDb } from '../db/untyped.js';
 
 /** Creates the rate limiter's counters (core RateLimiter); the services' migrations call it. */
-export async function createRateLimitTable(db: Kysely<any>): Promise<void> {
+export async function createRateLimitTable(db: UntypedDb): Promise<void> {
   // Fixed-window counters shared by every instance on the same database.
   await db.schema
     .createTable('rate_limit_buckets')

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { tooManyRequests } from '../http/errors.js';
+import type { UntypedDb } from '../db/untyped.js';
 
 /** One limit: at most `limit` hits per `windowMs` for `key`. */
 export interface RateRule {
@@ -30,7 +31,7 @@ interface RateLimitDatabase {
 export class RateLimiter {
   private readonly db: Kysely<RateLimitDatabase>;
 
-  constructor(db: Kysely<any>) {
+  constructor(db: UntypedDb) {
     this.db = db as Kysely<RateLimitDatabase>;
   }
 

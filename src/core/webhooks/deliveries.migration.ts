@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
+import type { UntypedDb } from '../db/untyped.js';
 
 /** Creates the webhook delivery queue and log; each service's migrations call it. */
-export async function createWebhookDeliveriesTable(db: Kysely<any>, _dialect: DialectName): Promise<void> {
+export async function createWebhookDeliveriesTable(db: UntypedDb, _dialect: DialectName): Promise<void> {
   await db.schema
     .createTable('webhook_deliveries')
     .addColumn('id', 'text', (c) => c.primaryKey())

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import { claimLeased, type LeasedQueue } from '../jobs/lease.js';
+import type { UntypedDb } from '../db/untyped.js';
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed' | 'cancelled';
 
@@ -55,7 +56,7 @@ const DELIVERY_QUEUE: LeasedQueue = {
 const table = <DB extends DeliveriesDatabase>(q: Kysely<DB>) => q as unknown as Kysely<DeliveriesDatabase>;
 
 /** Queues a delivery; call it inside the transaction that decided it (the dispatch transaction). */
-export async function enqueueDelivery(trx: Kysely<any>, d: NewDelivery): Promise<string> {
+export async function enqueueDelivery(trx: UntypedDb, d: NewDelivery): Promise<string> {
   const id = `msg_${randomUUID().replace(/-/g, '')}`;
   const now = Date.now();
   await table(trx)
@@ -147,7 +148,7 @@ export async function markCancelled<DB extends DeliveriesDatabase>(db: Kysely<DB
 
 /** The recent deliveries of one subscriber, newest first. */
 export async function listDeliveries(
-  db: Kysely<any>,
+  db: UntypedDb,
   accountId: number | null,
   subscriberType: string,
   subscriberId: number,

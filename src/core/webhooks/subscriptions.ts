@@ -7,6 +7,7 @@ import { randomToken } from '../security/tokens.js';
 import { enqueueDelivery, listDeliveries, type Delivery } from './deliveries.js';
 import { DestinationGuard } from './destination-guard.js';
 import { checkOutboundAddress } from './outbound-policy.js';
+import type { UntypedDb } from '../db/untyped.js';
 
 /**
  * Outgoing webhook subscriptions, the same for both services: the `webhooks` table (an account's
@@ -40,7 +41,7 @@ export interface WebhookInput {
 }
 
 export interface SubscriptionsOptions {
-  db: Kysely<any>;
+  db: UntypedDb;
   allowedHosts: readonly string[];
   /** The events a webhook may subscribe to. */
   catalogue: readonly string[];
@@ -98,7 +99,7 @@ export class WebhookSubscriptions {
     return out;
   }
 
-  async get(accountId: number, id: number, q: Kysely<any> = this.db): Promise<WebhookRow> {
+  async get(accountId: number, id: number, q: UntypedDb = this.db): Promise<WebhookRow> {
     const row = await (q as Kysely<WebhooksDatabase>)
       .selectFrom('webhooks')
       .selectAll()

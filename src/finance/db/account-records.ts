@@ -1,6 +1,7 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Q } from '../context.js';
 import type { FinanceDatabase } from './schema.js';
+import type { UntypedDb } from '../../core/db/untyped.js';
 
 /** The finance data tables: account-owned rows with an integer id and a status. */
 export type RecordTable = 'transactions' | 'bills' | 'invoices' | 'contracts';
@@ -23,7 +24,7 @@ export interface RecordQuery {
 export function accountRecords<T extends RecordTable>(tableName: T) {
   type Row = Selectable<FinanceDatabase[T]>;
   const table: string = tableName;
-  const on = (q: Q) => q as unknown as Kysely<any>;
+  const on = (q: Q) => q as unknown as UntypedDb;
 
   const filtered = (q: Q, accountId: number, query: RecordQuery) => {
     let select = on(q).selectFrom(table).where('account_id', '=', accountId);

@@ -1,15 +1,16 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
 import { createOutboxTable } from '../../../core/events/outbox.migration.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * The conversation core: accounts, users and tokens, platform apps, teams, inboxes, contacts,
  * conversations, messages, attachments, labels. Every account-owned table has its own
  * `account_id`, and every index used by a list leads with it.
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   const table = (name: string) => withId(db.schema.createTable(name), dialect);
   const index = (name: string, on: string, columns: string[], unique = false) => {
     const b = db.schema.createIndex(name).on(on).columns(columns);

@@ -1,6 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * Indexes for the contact list's orders. The default order is last activity, newest first, with
@@ -8,7 +9,7 @@ import type { PortableMigration } from '../../../core/db/migrator.js';
  * index itself says `desc nulls last` (SQLite already sorts nulls first ascending, so walking
  * contacts_account_activity_idx backwards gives it). `created_at` is a documented sort key.
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   if (dialect === 'postgres') {
     await sql`create index contacts_account_activity_nl_idx on contacts (account_id, last_activity_at desc nulls last, id desc)`.execute(
       db,

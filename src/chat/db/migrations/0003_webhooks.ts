@@ -1,11 +1,11 @@
-import type { Kysely } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
 import { createWebhookDeliveriesTable } from '../../../core/webhooks/deliveries.migration.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /** Outgoing webhooks: registrations, the delivery queue and log, and agent bots' signing secrets. */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await withId(db.schema.createTable('webhooks'), dialect)
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('name', 'text')

@@ -1,11 +1,11 @@
-import type { Kysely } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
 import { createOutgoingEmailsTable } from '../../../core/mail/outgoing-emails.migration.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /** Automation rules, the log of their runs, and the outgoing e-mail queue (their `send_email`). */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await withId(db.schema.createTable('automation_rules'), dialect)
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())

@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { randomToken } from '../../../core/security/tokens.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * Identity validation of the public interface (Chatwoot's HMAC): each inbox gets a key,
@@ -13,7 +13,7 @@ import { randomToken } from '../../../core/security/tokens.js';
  * empty-string default would be a key anyone knows): every existing inbox gets its own random
  * token here, every new one at creation, and a null token verifies nothing.
  */
-async function up(db: Kysely<any>): Promise<void> {
+async function up(db: UntypedDb): Promise<void> {
   await db.schema.alterTable('inboxes').addColumn('hmac_token', 'text').execute();
   await db.schema
     .alterTable('inboxes')

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { PortableMigration } from '../../../core/db/migrator.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * The conversation list's counts (all / unassigned / mine) for one status read only that status's
@@ -7,7 +7,7 @@ import type { PortableMigration } from '../../../core/db/migrator.js';
  * a status-filtered count walked every conversation of the account.
  */
 export const migration0008ConversationCountsIndex: PortableMigration = {
-  async up(db: Kysely<any>) {
+  async up(db: UntypedDb) {
     await db.schema
       .createIndex('conversations_account_status_assignee_idx')
       .on('conversations')

@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * One subject-neutral log for the runs of both automation engines (decisions/0005, 0024):
@@ -18,7 +19,7 @@ import { withId } from '../../../core/db/schema-helpers.js';
  * `started_at` and `finished_at` (duration 0). Rows are copied oldest first, so new ids keep the
  * order of the old ones (ids change: the runs API lists them newest first by id).
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await withId(db.schema.createTable('automation_runs'), dialect)
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('automation_kind', 'text', (c) => c.notNull())

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { PortableMigration } from '../../../core/db/migrator.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * The conversation list's unread count (incoming messages newer than the agent's last visit)
@@ -8,7 +8,7 @@ import type { PortableMigration } from '../../../core/db/migrator.js';
  * of its conversations.
  */
 export const migration0014MessageStatsIndex: PortableMigration = {
-  async up(db: Kysely<any>) {
+  async up(db: UntypedDb) {
     await db.schema
       .createIndex('messages_unread_idx')
       .on('messages')

@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { createCountTriggers } from '../../../core/db/count-triggers.js';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * The conversation list's counts (all / unassigned / mine) without counting conversations: one
@@ -16,7 +17,7 @@ import type { PortableMigration } from '../../../core/db/migrator.js';
  */
 const KEY = ['account_id', 'inbox_id', 'team_id', 'assignee_id', 'status'] as const;
 
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await db.schema
     .createTable('conversation_counts')
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))

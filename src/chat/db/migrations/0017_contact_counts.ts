@@ -1,14 +1,15 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { createCountTriggers } from '../../../core/db/count-triggers.js';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * How many contacts each account has, kept by triggers on `contacts` (as 0016 does for
  * conversations): the unfiltered contact list answers its `count` from one row instead of
  * counting every contact of the account.
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await db.schema
     .createTable('contact_counts')
     .addColumn('account_id', 'bigint', (c) => c.primaryKey().references('accounts.id').onDelete('cascade'))

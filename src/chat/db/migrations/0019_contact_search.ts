@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { createSubstringIndex } from '../../../core/db/substring-index.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /** The columns contact search looks into ("contains", any case), served by a trigram index. */
 export const CONTACT_SEARCH_INDEX = {
@@ -15,7 +15,7 @@ export const CONTACT_SEARCH_INDEX = {
  * benchmark. A trigram index serves it (core/db/substring-index.ts).
  */
 export const migration0019ContactSearch: PortableMigration = {
-  async up(db: Kysely<any>, dialect: DialectName) {
+  async up(db: UntypedDb, dialect: DialectName) {
     await createSubstringIndex(db, dialect, CONTACT_SEARCH_INDEX);
   },
 };

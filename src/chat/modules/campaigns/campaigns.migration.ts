@@ -1,7 +1,8 @@
-import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 export type CampaignType = 'one_off' | 'ongoing';
 /** Chatwoot's two values: `active` until a one-off campaign has been sent, then `completed`. */
@@ -64,7 +65,7 @@ export interface CampaignRecipientsTable {
 }
 
 /** Campaigns, their per-account numbering, and their recipients. */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await db.schema
     .createTable('campaign_counters')
     .addColumn('account_id', 'bigint', (c) => c.primaryKey().references('accounts.id').onDelete('cascade'))

@@ -1,7 +1,8 @@
-import { sql, type Generated, type Kysely, type Selectable } from 'kysely';
+import { sql, type Generated, type Selectable } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 export interface CannedResponsesTable {
   id: Generated<number>;
@@ -20,7 +21,7 @@ export type CannedResponse = Selectable<CannedResponsesTable>;
  * account scope of the `search` (a substring match cannot use a b-tree, so the search reads only the
  * account's own rows through this index and filters them).
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await withId(db.schema.createTable('canned_responses'), dialect)
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('short_code', 'text', (c) => c.notNull())

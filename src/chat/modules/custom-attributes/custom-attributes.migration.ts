@@ -1,7 +1,8 @@
-import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /** Chatwoot's display types, in the order of its numbers (text 0 ... checkbox 7). */
 export const DISPLAY_TYPES = ['text', 'number', 'currency', 'percent', 'link', 'date', 'list', 'checkbox'] as const;
@@ -36,7 +37,7 @@ export type CustomAttributeDefinition = Selectable<CustomAttributeDefinitionsTab
  * attribute_key) is the uniqueness of a key per account and model, the account's list (whole, or
  * of one model with `?attribute_model=`), and the lookup of the keys a filter request names.
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await withId(db.schema.createTable('custom_attribute_definitions'), dialect)
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('attribute_model', 'text', (c) => c.notNull())

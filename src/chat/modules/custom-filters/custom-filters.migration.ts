@@ -1,7 +1,8 @@
-import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /** What a saved filter filters (Chatwoot's `report` has no filter here to validate it with). */
 export const FILTER_TYPES = ['conversation', 'contact'] as const;
@@ -26,7 +27,7 @@ export type CustomFilter = Selectable<CustomFiltersTable>;
  * the account, of one type or all), the lookup by id (with the owner check) and the count of the
  * per-user limit; (user_id) lets deleting a user find its filters without reading the whole table.
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await withId(db.schema.createTable('custom_filters'), dialect)
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))

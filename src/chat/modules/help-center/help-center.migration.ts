@@ -1,16 +1,16 @@
-import type { Kysely } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import { createFullTextIndex } from '../../../core/db/full-text.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
 import { ARTICLE_TEXT } from './help-center.tables.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * The help center: portals (slug unique in the installation), their categories and articles, and
  * the full-text index of the articles. Deleting an account removes its portals, and a portal its
  * categories and articles; deleting a category leaves its articles without one.
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   const table = (name: string) => withId(db.schema.createTable(name), dialect);
   const index = (name: string, on: string, columns: string[], unique = false) => {
     const b = db.schema.createIndex(name).on(on).columns(columns);

@@ -1,13 +1,13 @@
-import type { Kysely } from 'kysely';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { randomToken } from '../../../core/security/tokens.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * API inboxes deliver their events to `channel.webhook_url`, signed with the inbox's own secret
  * (kept in its channel settings as `secret`, as Chatwoot keeps it on the API channel). New API
  * inboxes get one when created; this gives one to the API inboxes created before.
  */
-async function up(db: Kysely<any>): Promise<void> {
+async function up(db: UntypedDb): Promise<void> {
   const rows: { id: number; channel: string }[] = await db
     .selectFrom('inboxes')
     .select(['id', 'channel'])

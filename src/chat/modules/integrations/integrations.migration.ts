@@ -1,7 +1,8 @@
-import { sql, type Generated, type Kysely, type Selectable } from 'kysely';
+import { sql, type Generated, type Selectable } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 export interface IntegrationHooksTable {
   id: Generated<number>;
@@ -29,7 +30,7 @@ export type IntegrationHook = Selectable<IntegrationHooksTable>;
  * "one hook per app and scope" (the account, or one inbox) and serves the account's list (it leads
  * with account_id). The inbox index serves the cascade when an inbox is deleted.
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await withId(db.schema.createTable('integration_hooks'), dialect)
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('app_id', 'text', (c) => c.notNull())

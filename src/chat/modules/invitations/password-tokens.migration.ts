@@ -1,7 +1,8 @@
-import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /** Why a set-password link was issued. */
 export type PasswordTokenPurpose = 'invitation' | 'reset';
@@ -30,7 +31,7 @@ export type PasswordToken = Selectable<PasswordTokensTable>;
  * serves retiring a user's other links and the cascade when a user is deleted; the expiry index
  * serves the housekeeping that drops old links.
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await withId(db.schema.createTable('password_tokens'), dialect)
     .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('purpose', 'text', (c) => c.notNull())

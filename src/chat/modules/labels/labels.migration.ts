@@ -1,14 +1,14 @@
-import type { Kysely } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * The account's label catalogue (Chatwoot's `labels`): a title unique in the account, with a
  * description, a color and whether the dashboard shows it in its sidebar. Contacts and
  * conversations keep carrying labels as strings (taggings); a label here describes one of them.
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await withId(db.schema.createTable('labels'), dialect)
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('title', 'text', (c) => c.notNull())

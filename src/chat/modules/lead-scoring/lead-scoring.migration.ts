@@ -1,7 +1,9 @@
-import { sql, type Kysely } from 'kysely';
+import type { ColumnDefinitionBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * Lead scoring: rules, the events that reached each card (what a score is recomputed from), the
@@ -12,9 +14,9 @@ import { withId } from '../../../core/db/schema-helpers.js';
  * One index is added to the pipeline's cards: live cards by score, for the distribution (counts per
  * band, median by offset) and top leads, so reports never read every card.
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
-  const account = (c: any) => c.notNull().references('accounts.id').onDelete('cascade');
-  const card = (c: any) => c.notNull().references('pipeline_cards.id').onDelete('cascade');
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
+  const account = (c: ColumnDefinitionBuilder) => c.notNull().references('accounts.id').onDelete('cascade');
+  const card = (c: ColumnDefinitionBuilder) => c.notNull().references('pipeline_cards.id').onDelete('cascade');
 
   await withId(db.schema.createTable('lead_score_rules'), dialect)
     .addColumn('account_id', 'bigint', account)

@@ -1,6 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * Pipeline automation runs move into the shared `automation_runs` (core 0013_automation_runs,
@@ -8,7 +9,7 @@ import type { PortableMigration } from '../../../core/db/migrator.js';
  * it, so the runs still go with their automation (deleted, or with its pipeline); rows of other
  * kinds leave it null. Rows are copied in id order (new ids, same order) and the old table dropped.
  */
-async function up(db: Kysely<any>, _dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, _dialect: DialectName): Promise<void> {
   await db.schema
     .alterTable('automation_runs')
     .addColumn('pipeline_automation_id', 'bigint', (c) => c.references('pipeline_automations.id').onDelete('cascade'))

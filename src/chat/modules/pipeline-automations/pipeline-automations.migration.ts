@@ -1,15 +1,17 @@
-import { sql, type Kysely } from 'kysely';
+import type { ColumnDefinitionBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * Pipeline automations (docs/spec/decisions.md §9): the automations, their runs and their audit log. Each
  * table has its own `account_id` and its indexes lead with it. Runs go with their automation; the
  * audit log stays after it is deleted (no key on the automation).
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
-  const account = (c: any) => c.notNull().references('accounts.id').onDelete('cascade');
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
+  const account = (c: ColumnDefinitionBuilder) => c.notNull().references('accounts.id').onDelete('cascade');
 
   await withId(db.schema.createTable('pipeline_automations'), dialect)
     .addColumn('account_id', 'bigint', account)

@@ -1,8 +1,9 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { createCountTriggers } from '../../../core/db/count-triggers.js';
 import type { DialectName } from '../../../core/db/database.js';
 import { jsonPathText } from '../../../core/db/json-text.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * What pipeline analytics read (decisions/0029; deal-figures.repository.ts), so that no report walks every card:
@@ -13,7 +14,7 @@ import type { PortableMigration } from '../../../core/db/migrator.js';
  * period) and by stage and time (cards that entered a stage in a period). Entries written before
  * the migration are filled from their JSON and their card as it is now.
  */
-async function upTimelineFacts(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function upTimelineFacts(db: UntypedDb, dialect: DialectName): Promise<void> {
   // One column per statement: SQLite adds one at a time.
   for (const [name, type] of [
     ['pipeline_id', 'bigint'],
@@ -62,7 +63,7 @@ async function upTimelineFacts(db: Kysely<any>, dialect: DialectName): Promise<v
  * so every writer keeps it right, the owner set to NULL by a deleted user included: the team
  * pipeline reads a few rows per owner instead of every open card.
  */
-async function upOwnerCounts(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function upOwnerCounts(db: UntypedDb, dialect: DialectName): Promise<void> {
   await db.schema
     .createTable('pipeline_owner_counts')
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))

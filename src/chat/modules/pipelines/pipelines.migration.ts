@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * The sales pipeline: pipelines, their stages, cards (deals), each card's timeline and attachments.
@@ -15,7 +16,7 @@ import { withId } from '../../../core/db/schema-helpers.js';
  * status and currency, kept in the transaction of every change of a card: a grouped query over a
  * few rows per stage, never over the cards.
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   const live = sql<boolean>`deleted_at is null`;
 
   await withId(db.schema.createTable('pipelines'), dialect)

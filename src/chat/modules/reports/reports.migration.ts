@@ -1,7 +1,8 @@
-import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /** What a reporting event records (reports.listener.ts writes them as things happen). */
 export type ReportingEventName =
@@ -81,7 +82,7 @@ export interface ReportingConversationsTable {
   first_response_at: number | null;
 }
 
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await withId(db.schema.createTable('reporting_events'), dialect)
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -162,7 +163,7 @@ export const migration0140ReportingEvents: PortableMigration = { up };
  * `value_in_business_hours` on reporting events, computed when each event is written (reports
  * never recompute it); rows written before it get their wall-clock `value`.
  */
-async function upBusinessHours(db: Kysely<any>): Promise<void> {
+async function upBusinessHours(db: UntypedDb): Promise<void> {
   await db.schema.alterTable('reporting_events').addColumn('value_in_business_hours', 'double precision').execute();
   await db
     .updateTable('reporting_events')

@@ -1,7 +1,8 @@
-import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 export interface SlaPoliciesTable {
   id: Generated<number>;
@@ -63,7 +64,7 @@ export interface SlaEventsTable {
 }
 export type SlaEvent = Selectable<SlaEventsTable>;
 
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await withId(db.schema.createTable('sla_policies'), dialect)
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -153,7 +154,7 @@ export interface SlaVersionsTable {
 }
 
 /** Chatwoot's inbox working hours (JSON, seven days); null: the default (inboxes.schema.ts). */
-async function upWorkingHours(db: Kysely<any>): Promise<void> {
+async function upWorkingHours(db: UntypedDb): Promise<void> {
   await db.schema.alterTable('inboxes').addColumn('working_hours', 'text').execute();
 }
 

@@ -1,16 +1,16 @@
-import type { Kysely } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
 import { createOutgoingEmailsTable } from '../../../core/mail/outgoing-emails.migration.js';
 import { createWebhookDeliveriesTable } from '../../../core/webhooks/deliveries.migration.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * Identity and access of the finance service: users, accounts, memberships, refresh tokens,
  * password resets, rate-limit buckets and per-account SMTP settings; plus the core webhook
  * delivery queue and outgoing e-mail queue, so the finance service reuses that machinery.
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   const table = (name: string) => withId(db.schema.createTable(name), dialect);
   const index = (name: string, on: string, columns: string[], unique = false) => {
     const b = db.schema.createIndex(name).on(on).columns(columns);

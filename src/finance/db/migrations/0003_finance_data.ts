@@ -1,7 +1,8 @@
-import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
+import type { ColumnDefinitionBuilder } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * The finance data: transactions, bills (payable), invoices (receivable) and contracts, plus the
@@ -10,7 +11,7 @@ import { withId } from '../../../core/db/schema-helpers.js';
  * list filter (status, period on the date column, kind, category); the (status, date) indexes
  * serve the daily job that scans open bills and issued invoices across accounts.
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   const table = (name: string) => withId(db.schema.createTable(name), dialect);
   const index = (name: string, on: string, columns: string[]) =>
     db.schema.createIndex(name).on(on).columns(columns).execute();

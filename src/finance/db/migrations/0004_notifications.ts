@@ -1,14 +1,14 @@
-import type { Kysely } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * Notifications, alert preferences, the accountant's report settings and the claims of daily jobs.
  * Bills and invoices are referenced from a notification's `data` JSON only (no foreign key): a
  * notification outlives the row it talks about.
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   const table = (name: string) => withId(db.schema.createTable(name), dialect);
   const index = (name: string, on: string, columns: string[], unique = false) => {
     const b = db.schema.createIndex(name).on(on).columns(columns);

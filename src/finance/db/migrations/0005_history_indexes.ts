@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { createHistoryIndexes } from '../../../core/retention/history-indexes.migration.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /** Indexes for pruning old webhook deliveries and e-mails (core's HistoryPruner). */
-export const migration0005: PortableMigration = { up: (db: Kysely<any>) => createHistoryIndexes(db) };
+export const migration0005: PortableMigration = { up: (db: UntypedDb) => createHistoryIndexes(db) };

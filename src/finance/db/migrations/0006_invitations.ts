@@ -1,14 +1,15 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * Invitations to join an account. An administrator no longer creates users: they invite an e-mail
  * address, and whoever reads the e-mailed link accepts it (choosing their own password when the
  * address has no user yet). Only the SHA-256 of the link's token is kept.
  */
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await withId(db.schema.createTable('invitations'), dialect)
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('email', 'text', (c) => c.notNull()) // lower-cased

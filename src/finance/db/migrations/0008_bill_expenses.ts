@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { PortableMigration } from '../../../core/db/migrator.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * Paying a bill records its expense: `transactions.bill_id` names the bill whose payment a
@@ -9,7 +9,7 @@ import type { PortableMigration } from '../../../core/db/migrator.js';
  * Bills paid before this migration get no expense here: people may already have typed those
  * payments in by hand, and an automatic one would count them twice.
  */
-async function up(db: Kysely<any>): Promise<void> {
+async function up(db: UntypedDb): Promise<void> {
   await db.schema
     .alterTable('transactions')
     .addColumn('bill_id', 'bigint', (c) => c.references('bills.id').onDelete('cascade'))

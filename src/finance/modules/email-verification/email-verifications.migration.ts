@@ -1,7 +1,8 @@
-import type { Generated, Kysely } from 'kysely';
+import type { Generated } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import type { PortableMigration } from '../../../core/db/migrator.js';
 import { withId } from '../../../core/db/schema-helpers.js';
+import type { UntypedDb } from '../../../core/db/untyped.js';
 
 /**
  * Links that prove a user reads their address (a self-registered user, who may invite members only
@@ -17,7 +18,7 @@ export interface EmailVerificationsTable {
   created_at: number;
 }
 
-async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+async function up(db: UntypedDb, dialect: DialectName): Promise<void> {
   await withId(db.schema.createTable('email_verifications'), dialect)
     .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('token_hash', 'text', (c) => c.notNull())

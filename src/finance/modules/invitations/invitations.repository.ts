@@ -55,6 +55,7 @@ export async function findByTokenHash(q: Q, tokenHash: string) {
     .executeTakeFirst();
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any query builder of invitations: where() is all it needs
 function whereStatus<T extends { where: (...args: any[]) => T }>(
   query: T,
   status: InvitationStatusName | undefined,
